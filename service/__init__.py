@@ -1,0 +1,1 @@
+"""Chkobba rules-adjudication service."""

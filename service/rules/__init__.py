@@ -1,0 +1,75 @@
+"""The rules of Chkobba and its Scopa-family relatives, as a pure library (RULES.md, CONTRACT.md).
+
+This package imports only the standard library: no web framework, no metrics, no logging set-up, no
+environment reads. A referee can use it with no server at all; the HTTP layer only calls it.
+
+Rules
+    ``Rules.of(spec)``: ``spec`` is a profile id (``"chkobba"``, ``"chkobba-crp"``, ``"scopa"``) or
+    ``{"profile": ..., "options": {...}}``. ``PROFILES`` holds the profiles as data.
+Cards
+    ``Card.parse("7D")``, ``str(card)``, ``parse_cards(codes)`` (rejects bad codes and duplicates),
+    ``DECK`` (the canonical order), ``seeded_deck(seed)`` (the portable shuffle), ``random_deck()``.
+Captures and plays
+    ``legal_captures(rules, table, card, last_play=False) -> Captures``: the card's value, the kind
+    (match, sum, none) and its options, each the tuple of table cards taken in table order, listed
+    in lexicographic order of table positions; ``Captures.sweeping`` is the index of the option that
+    empties the table, if any. ``apply_play(rules, table, hand, card, capture=None, last_play=False)
+    -> PlayResult``; raises ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove`` with the options.
+Rounds
+    ``deal_round(rules, players, dealer, deck=... | seed=..., cut=None) -> (RoundState, deck)``,
+    ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``parse_move(json)``,
+    ``legal_moves(state)``, ``round_breakdown(state)``, ``RoundState.to_json()`` and
+    ``RoundState.from_json(data)`` (validates against RULES.md §9).
+Scoring and the match
+    ``score_round(rules, tallies, last_capturer=None)`` with ``Tally.of_pile(pile, sweeps)`` or
+    ``Tally(cards=..., ...)`` (checked for consistency), ``compare_breakdown(expected, claimed)``,
+    ``decide_match(rules, scores, round_points) -> Decision``, ``compare_decision(...)``.
+Replays
+    ``replay_round(rules, players, dealer, moves, deck=..., cut=None) -> Replay``: a verdict per
+    move, stopping at the first illegal one, with the final state and, if complete, the breakdown.
+Errors
+    Every error derives from ``RulesError`` and has a stable ``code`` and, where it applies, the
+    ``field`` it concerns.
+"""
+
+from .captures import CaptureKind, Captures, captures_of, legal_captures
+from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Rank, Suit, parse_cards
+from .errors import (
+    AmbiguousCapture,
+    BadState,
+    CardNotHeld,
+    DuplicateCard,
+    IllegalMove,
+    InvalidCard,
+    InvalidCounts,
+    InvalidInput,
+    InvalidOption,
+    InvalidScores,
+    MatchAlreadyOver,
+    MoveError,
+    NotYourTurn,
+    RulesError,
+    UnknownProfile,
+    WrongPhase,
+)
+from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
+from .moves import PlayResult, apply_play
+from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
+from .replay import MoveVerdict, Replay, replay_round
+from .round import Cut, CutMove, Event, Move, PlayMove, deal_round, legal_moves, parse_move, play, round_breakdown
+from .scoring import Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
+from .shuffle import random_deck, seeded_deck
+from .state import Phase, RoundState, validate
+
+__all__ = [
+    "CATEGORIES", "DECK", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS", "SUITS",
+    "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
+    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
+    "InvalidCard", "InvalidCounts", "InvalidInput", "InvalidOption", "InvalidScores", "MatchAlreadyOver",
+    "Move", "MoveError", "MoveVerdict", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
+    "Profile", "Rank", "Replay", "RoundState", "Rules", "RulesError", "SideScore", "Suit", "SumPolicy",
+    "Tally", "UnknownProfile", "WrongPhase",
+    "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
+    "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total", "random_deck",
+    "replay_round", "round_breakdown", "score_round", "seeded_deck", "validate",
+]  # fmt: skip

@@ -1,0 +1,123 @@
+"""Legal captures (RULES.md §4, §5): the one place that decides what a played card may take.
+
+An option is the tuple of table cards it takes, in table order. Options come in lexicographic order
+of their table positions. Sums are built by dynamic programming over the table from its end:
+``row[r]`` holds, in order, every set of cards at positions >= i adding up to r, so each set is
+built once by putting one card in front of sets already built, and only the remainders that the
+cards before i can leave, and the cards from i on can make, are computed. Sets with the same sum
+are never prefixes of one another, which is why prepending keeps the order lexicographic with no
+sorting.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
+from .profiles import Rules, RulesLike, SumPolicy
+
+Option = tuple[Card, ...]
+
+
+class CaptureKind(enum.Enum):
+    MATCH = "match"  # takes exactly one table card of the same value (§4.1)
+    SUM = "sum"  # takes two or more table cards adding up to the value (§4.2)
+    NONE = "none"  # captures nothing: the card is laid on the table (§4.4)
+
+
+class Captures(NamedTuple):
+    """What a card may do on a table: its value, the kind of capture, the legal options (each the
+    table cards taken, in table order) and which option, if any, sweeps the table (§5)."""
+
+    card: Card
+    value: int
+    kind: CaptureKind
+    options: tuple[Option, ...]
+    sweeping: int | None  # index in ``options`` of the option that empties the table
+
+    def sweeps(self, index: int) -> bool:
+        return index == self.sweeping
+
+    def find(self, taken: Iterable[Card]) -> int | None:
+        """The index of the option taking exactly these cards (compared as a set), if legal."""
+        wanted = frozenset(taken)
+        for index, option in enumerate(self.options):
+            if len(option) == len(wanted) and wanted.issuperset(option):
+                return index
+        return None
+
+
+def legal_captures(rules: RulesLike, table: Sequence[CardLike], card: CardLike, *, last_play: bool = False) -> Captures:
+    """The legal captures of ``card`` played on ``table`` under ``rules``.
+
+    ``last_play`` marks the last play of the round, which never sweeps (§5). Raises ``InvalidCard``
+    or ``DuplicateCard`` for bad input, naming the offending entry.
+    """
+    cards = parse_cards(table, where="table")
+    played = card_of(card)
+    check_disjoint([("table", cards), ("the card played", (played,))])
+    return captures_of(Rules.of(rules), cards, played, last_play)
+
+
+def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bool) -> Captures:
+    """``legal_captures`` for inputs already parsed and checked (the round engine's hot path)."""
+    value_of = rules.profile.card_values
+    value = value_of[card]
+    values = [value_of[c] for c in table]
+    if value in values:
+        matches = tuple((c,) for c, v in zip(table, values, strict=True) if v == value)
+        sweeping = 0 if len(table) == 1 and not last_play else None
+        return Captures(card, value, CaptureKind.MATCH, matches, sweeping)
+    if card.rank.is_face and not rules.face_sums:
+        return Captures(card, value, CaptureKind.NONE, (), None)
+    options = _sums(table, values, value)
+    if not options:
+        return Captures(card, value, CaptureKind.NONE, (), None)
+    if rules.profile.sum_policy is SumPolicy.MOST_CARDS:
+        most = max(map(len, options))
+        options = [o for o in options if len(o) == most]
+    # The set taking the whole table, when legal, is lexicographically first.
+    sweeping = 0 if len(options[0]) == len(table) and not last_play else None
+    return Captures(card, value, CaptureKind.SUM, tuple(options), sweeping)
+
+
+def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Option]:
+    """Every set of table cards whose values add up to ``target``, in lexicographic order of
+    positions. No value equals ``target`` here (that is a match), so each set has two or more.
+
+    Remainders are bit sets: bit r of ``needs[i]`` is set when the cards before position i can
+    leave exactly r to make up; bit s of ``after`` when the cards after i can add up to s.
+    """
+    needs: list[int] = []
+    need = 1 << target
+    for v in values:
+        needs.append(need)
+        need |= need >> v
+    if not need & 1:
+        return []
+    empty: list[Option] = []
+    row: list[list[Option]] = [empty] * (target + 1)
+    after = 1
+    for i in range(len(values) - 1, -1, -1):
+        v = values[i]
+        if v >= target:
+            continue
+        useful = needs[i] & (after << v)  # remainders r that card i can start a set for
+        after |= after << v
+        if not useful:
+            continue
+        head = (table[i],)
+        new = row[:]
+        while useful:
+            r = useful.bit_length() - 1
+            useful ^= 1 << r
+            if r == v:
+                new[r] = [head, *row[r]]
+            else:
+                extended = [head + rest for rest in row[r - v]]
+                extended += row[r]
+                new[r] = extended
+        row = new
+    return row[target]

@@ -1,0 +1,130 @@
+"""The 40-card pack: ranks, suits and interned ``Card`` values with their two-character codes."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+from .errors import DuplicateCard, InvalidCard
+
+
+class Suit(enum.Enum):
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+    CLUBS = "C"
+
+
+class Rank(enum.Enum):
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+
+    @property
+    def is_face(self) -> bool:
+        return self in (Rank.JACK, Rank.QUEEN, Rank.KING)
+
+
+SUITS: Final = tuple(Suit)
+RANKS: Final = tuple(Rank)
+
+
+class Card:
+    """One of the 40 cards. Instances are interned, so identity is equality and hashing is cheap."""
+
+    __slots__ = ("rank", "suit", "code", "index")
+    rank: Rank
+    suit: Suit
+    code: str
+    index: int  # position in the canonical order (suits D H S C, each A..K)
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        return _BY_RANK_SUIT[rank, suit]
+
+    @classmethod
+    def _make(cls, rank: Rank, suit: Suit, index: int) -> Card:
+        card = object.__new__(cls)
+        for name, value in (("rank", rank), ("suit", suit), ("code", rank.value + suit.value), ("index", index)):
+            object.__setattr__(card, name, value)
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card.parse, (self.code,))
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    @staticmethod
+    def parse(code: object) -> Card:
+        """Parse a canonical code such as ``7D`` or ``QH``; anything else raises ``InvalidCard``."""
+        card = _BY_CODE.get(code) if isinstance(code, str) else None
+        if card is None:
+            raise InvalidCard(
+                f"{code!r} is not a card: a card is a rank (A 2 3 4 5 6 7 J Q K) "
+                "followed by a suit (D H S C), such as 7D",
+                card=code,
+            )
+        return card
+
+
+CardLike = Card | str
+
+DECK: Final[tuple[Card, ...]] = tuple(
+    Card._make(rank, suit, i * len(RANKS) + j) for i, suit in enumerate(SUITS) for j, rank in enumerate(RANKS)
+)
+_BY_RANK_SUIT: Final = {(c.rank, c.suit): c for c in DECK}
+_BY_CODE: Final = {c.code: c for c in DECK}
+SEVEN_OF_DIAMONDS: Final = _BY_CODE["7D"]
+
+
+def card_of(value: CardLike) -> Card:
+    return value if isinstance(value, Card) else Card.parse(value)
+
+
+def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Card, ...]:
+    """Parse a list of codes or cards, rejecting bad codes and duplicates with the offending entry."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise InvalidCard(f"{where} must be a list of card codes", field=where)
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for i, value in enumerate(values):
+        try:
+            card = card_of(value)
+        except InvalidCard as exc:
+            raise InvalidCard(f"{where}[{i}]: {exc.message}", field=f"{where}.{i}", card=value) from None
+        if card in seen:
+            raise DuplicateCard(f"{where}[{i}]: {card} appears twice", field=f"{where}.{i}", card=card.code)
+        seen.add(card)
+        cards.append(card)
+    return tuple(cards)
+
+
+def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
+    """Raise ``DuplicateCard`` naming both places if any card stands in two of the named groups."""
+    where: dict[Card, str] = {}
+    for name, cards in groups:
+        for card in cards:
+            if card in where:
+                raise DuplicateCard(f"{card} is both in {where[card]} and in {name}", field=name, card=card.code)
+            where[card] = name
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [c.code for c in cards]

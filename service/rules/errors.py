@@ -1,0 +1,85 @@
+"""Domain errors. Each has a stable machine ``code``; the HTTP edge maps them to problems."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class RulesError(Exception):
+    """Base of every error the rules core raises on bad input or an illegal action."""
+
+    code = "rules-error"
+
+    def __init__(self, message: str, *, field: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.details = details
+
+
+class InvalidCard(RulesError):
+    code = "invalid-card"
+
+
+class DuplicateCard(RulesError):
+    code = "duplicate-card"
+
+
+class UnknownProfile(RulesError):
+    code = "unknown-profile"
+
+
+class InvalidOption(RulesError):
+    code = "invalid-option"
+
+
+class InvalidInput(RulesError):
+    """A value that is well-formed but not allowed here (a seat out of range, a bad seed)."""
+
+    code = "invalid-input"
+
+
+class BadState(RulesError):
+    """A round state that breaks RULES.md §9 or cannot arise under its profile."""
+
+    code = "bad-state"
+
+
+class InvalidCounts(RulesError):
+    """Captured piles or counts that cannot be the result of a finished round."""
+
+    code = "inconsistent-counts"
+
+
+class InvalidScores(RulesError):
+    code = "invalid-scores"
+
+
+class MatchAlreadyOver(RulesError):
+    code = "match-over"
+
+
+class MoveError(RulesError):
+    """A move that the rules do not allow. ``options`` lists what was legal instead."""
+
+    code = "illegal-move"
+
+
+class IllegalMove(MoveError):
+    code = "illegal-move"
+
+
+class AmbiguousCapture(MoveError):
+    code = "ambiguous-capture"
+
+
+class CardNotHeld(MoveError):
+    code = "card-not-held"
+
+
+class NotYourTurn(MoveError):
+    code = "not-your-turn"
+
+
+class WrongPhase(MoveError):
+    code = "wrong-phase"

@@ -1,0 +1,102 @@
+"""Match decisions after a round (RULES.md §8), and a verdict on a claimed decision."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidScores, MatchAlreadyOver
+from .profiles import Rules
+
+
+class Outcome(enum.Enum):
+    CONTINUE = "continue"  # nobody reached the target: play another round
+    WON = "won"
+    TIEBREAK = "tiebreak"  # a tie for the highest total at or above the target: one more round
+    DRAW = "draw"  # a single-round match (scopa without a target) with equal points
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    scores: tuple[int, ...]  # after the round
+    outcome: Outcome
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "outcome": self.outcome.value, "winner": self.winner}
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionDiscrepancy:
+    field: str
+    claimed: Any
+    expected: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "claimed": self.claimed, "expected": self.expected}
+
+
+def decide_match(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> Decision:
+    """Add a complete round's points to the match scores and decide what happens next."""
+    _check(rules, scores, round_points)
+    after = tuple(s + p for s, p in zip(scores, round_points, strict=True))
+    target = rules.target
+    if target is None:  # one round decides the match
+        return _single_round(after)
+    before = _at_target(tuple(scores), target)
+    if before.outcome is Outcome.WON:
+        raise MatchAlreadyOver(
+            f"side {before.winner} had already won with {scores[before.winner or 0]} of {target}: the match was over",
+            field="scores",
+        )
+    return _at_target(after, target)
+
+
+def _at_target(scores: tuple[int, ...], target: int) -> Decision:
+    reached = [s for s in scores if s >= target]
+    if not reached:
+        return Decision(scores, Outcome.CONTINUE, None)
+    top = max(reached)
+    leaders = [side for side, s in enumerate(scores) if s == top]
+    if len(leaders) == 1:
+        return Decision(scores, Outcome.WON, leaders[0])
+    return Decision(scores, Outcome.TIEBREAK, None)
+
+
+def _single_round(scores: tuple[int, ...]) -> Decision:
+    top = max(scores)
+    leaders = [side for side, s in enumerate(scores) if s == top]
+    if len(leaders) == 1:
+        return Decision(scores, Outcome.WON, leaders[0])
+    return Decision(scores, Outcome.DRAW, None)
+
+
+def _check(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> None:
+    sides = rules.profile.side_counts()
+    if len(scores) != len(round_points):
+        raise InvalidScores(
+            f"scores has {len(scores)} sides but round_points has {len(round_points)}", field="round_points"
+        )
+    if len(scores) not in sides:
+        allowed = " or ".join(map(str, sides))
+        raise InvalidScores(f"{rules.profile.id} is played by {allowed} sides, not {len(scores)}", field="scores")
+    for name, values in (("scores", scores), ("round_points", round_points)):
+        for i, value in enumerate(values):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidScores(f"{name}[{i}] must be a whole number, 0 or more", field=f"{name}.{i}")
+    if rules.target is None and any(scores):
+        raise InvalidScores(
+            f"without a target a {rules.profile.id} match is a single round: scores before it are all 0",
+            field="scores",
+        )
+
+
+def compare_decision(expected: Decision, outcome: object, winner: object) -> list[DecisionDiscrepancy]:
+    found = []
+    if outcome != expected.outcome.value:
+        found.append(DecisionDiscrepancy("outcome", outcome, expected.outcome.value))
+    if winner != expected.winner:
+        found.append(DecisionDiscrepancy("winner", winner, expected.winner))
+    return found

@@ -1,0 +1,100 @@
+"""Applying one play to a table and a hand (RULES.md §4, §5), checked against ``captures_of``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .captures import CaptureKind, Captures, captures_of
+from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
+from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidInput
+from .profiles import Rules, RulesLike
+
+
+class PlayResult(NamedTuple):
+    card: Card
+    kind: CaptureKind  # NONE when the card was laid on the table
+    taken: tuple[Card, ...]  # the table cards captured
+    sweep: bool
+    table: tuple[Card, ...]  # the table after the play
+    hand: tuple[Card, ...]  # the hand after the play
+    legal: Captures  # what the card could have done
+
+    @property
+    def captured(self) -> tuple[Card, ...]:
+        """The played card and the cards it took, as they go to the pile; empty when laid."""
+        return (self.card, *self.taken) if self.taken else ()
+
+
+def apply_play(
+    rules: RulesLike,
+    table: Sequence[CardLike],
+    hand: Sequence[CardLike],
+    card: CardLike,
+    capture: Iterable[CardLike] | None = None,
+    *,
+    last_play: bool = False,
+) -> PlayResult:
+    """Play ``card`` from ``hand`` on ``table``, taking ``capture`` (a set of table cards).
+
+    ``capture`` may be omitted only when the card has one legal option or none. Raises
+    ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
+    """
+    table_cards = parse_cards(table, where="table")
+    hand_cards = parse_cards(hand, where="hand")
+    if len(hand_cards) > 3:
+        raise InvalidInput("a hand holds at most 3 cards", field="hand")
+    check_disjoint([("table", table_cards), ("hand", hand_cards)])
+    played = card_of(card)
+    taken = None if capture is None else parse_cards(capture, where="capture")
+    return play_on(Rules.of(rules), table_cards, hand_cards, played, taken, last_play)
+
+
+def play_on(
+    rules: Rules,
+    table: tuple[Card, ...],
+    hand: tuple[Card, ...],
+    card: Card,
+    capture: tuple[Card, ...] | None,
+    last_play: bool,
+) -> PlayResult:
+    """``apply_play`` for inputs already parsed and checked."""
+    if card not in hand:
+        every = [captures_of(rules, table, c, last_play) for c in hand]
+        raise CardNotHeld(f"{card} is not in the hand", field="card", card=card.code, hand=hand, legal=every)
+    legal = captures_of(rules, table, card, last_play)
+    rest_of_hand = tuple(c for c in hand if c is not card)
+    if capture is None:
+        if len(legal.options) > 1:
+            raise AmbiguousCapture(
+                f"{card} has {len(legal.options)} legal captures: say which one",
+                field="capture",
+                card=card.code,
+                options=legal,
+            )
+        chosen = 0 if legal.options else None
+    elif not capture:
+        if legal.options:
+            raise IllegalMove(
+                f"capture is mandatory: {card} must take one of its legal options",
+                field="capture",
+                card=card.code,
+                options=legal,
+            )
+        chosen = None
+    else:
+        chosen = legal.find(capture)
+        if chosen is None:
+            missing = [c.code for c in capture if c not in table]
+            why = f"{', '.join(missing)} not on the table" if missing else "not a legal capture"
+            raise IllegalMove(
+                f"{card} cannot take {' '.join(c.code for c in capture)}: {why}",
+                field="capture",
+                card=card.code,
+                options=legal,
+            )
+    if chosen is None:
+        return PlayResult(card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal)
+    taken = legal.options[chosen]
+    remaining = tuple(c for c in table if c not in taken)
+    return PlayResult(card, legal.kind, taken, legal.sweeps(chosen), remaining, rest_of_hand, legal)

@@ -1,0 +1,101 @@
+"""Replaying a whole round record (deal plus moves): a verdict per move, stopping at the first
+illegal one. An illegal move is a verdict here, not an error; a malformed record is an error."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .captures import Captures
+from .errors import InvalidInput, MoveError
+from .profiles import RulesLike
+from .round import Cut, CutMove, Event, Move, PlayMove, advance, deal_round, legal_moves, parse_move, round_breakdown
+from .scoring import SideScore
+from .state import Phase, RoundState
+
+MAX_MOVES = 64  # a round has at most 36 plays and one cut; anything longer is not a round
+
+
+@dataclass(frozen=True, slots=True)
+class MoveVerdict:
+    index: int
+    seat: int | None
+    move: Move
+    legal: bool
+    code: str | None = None  # why it is illegal
+    reason: str | None = None
+    event: Event | None = None  # what the move did, when legal
+    options: tuple[Any, ...] = ()  # when illegal: what was legal instead (Captures per card, or cuts)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"index": self.index, "seat": self.seat, "verdict": "legal" if self.legal else "illegal"}
+        if isinstance(self.move, CutMove):
+            data["cut"] = self.move.cut.value
+        else:
+            data["card"] = self.move.card.code
+        event = self.event
+        data["captured"] = [c.code for c in event.captured] if event else []
+        data["sweep"] = bool(event and event.sweep)
+        if not self.legal:
+            data.update(code=self.code, reason=self.reason)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    moves: tuple[MoveVerdict, ...]
+    state: RoundState  # after the last legal move
+    deck: tuple[Any, ...]
+
+    @property
+    def first_illegal(self) -> int | None:
+        return next((v.index for v in self.moves if not v.legal), None)
+
+    @property
+    def valid(self) -> bool:
+        return self.first_illegal is None
+
+    @property
+    def complete(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    @property
+    def breakdown(self) -> tuple[SideScore, ...] | None:
+        return round_breakdown(self.state) if self.complete else None
+
+
+def replay_round(
+    rules: RulesLike,
+    players: int,
+    dealer: int,
+    moves: Sequence[Mapping[str, Any] | Move],
+    *,
+    deck: Sequence[Any] | None = None,
+    seed: object = None,
+    cut: Cut | str | None = None,
+) -> Replay:
+    """Deal from ``deck`` (or ``seed``) and play ``moves`` in order until the first illegal one."""
+    if deck is None and seed is None:
+        raise InvalidInput("a record gives the deck it was dealt from (or its seed)", field="deck")
+    if not isinstance(moves, Sequence) or isinstance(moves, str | bytes):
+        raise InvalidInput("moves must be a list", field="moves")
+    if len(moves) > MAX_MOVES:
+        raise InvalidInput(f"a round has at most {MAX_MOVES} moves", field="moves")
+    parsed = [
+        m if isinstance(m, PlayMove | CutMove) else parse_move(m, field=f"moves.{i}") for i, m in enumerate(moves)
+    ]
+    state, dealt_deck = deal_round(rules, players, dealer, deck=deck, seed=seed, cut=cut)
+    verdicts: list[MoveVerdict] = []
+    for index, move in enumerate(parsed):
+        seat = state.turn if move.seat is None else move.seat
+        try:
+            after, event = advance(state, move)
+        except MoveError as exc:
+            options = exc.details.get("options")
+            legal: tuple[Any, ...] = (options,) if isinstance(options, Captures) else tuple(legal_moves(state))
+            verdicts.append(MoveVerdict(index, seat, move, False, exc.code, exc.message, None, legal))
+            break
+        verdicts.append(MoveVerdict(index, seat, move, True, event=event))
+        state = after
+    return Replay(tuple(verdicts), state, dealt_deck)

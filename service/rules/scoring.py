@@ -1,0 +1,193 @@
+"""Round scoring (RULES.md §7): per-side tallies, the breakdown, and a verdict on a claimed one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import astuple, dataclass, fields
+from typing import Any
+
+from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit
+from .errors import InvalidCounts
+from .profiles import Rules
+
+TOTALS = {"cards": len(DECK), "diamonds": 10, "sevens": 4, "sixes": 4}
+# Italian primiera values (004 gives only the order, "mirroring Italian Scopa"; RULES.md §7).
+PRIMIERA_POINTS = {
+    Rank.SEVEN: 21, Rank.SIX: 18, Rank.ACE: 16, Rank.FIVE: 15, Rank.FOUR: 14,
+    Rank.THREE: 13, Rank.TWO: 12, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What one side captured in a round, as counts; ``pile`` keeps the cards when they are known."""
+
+    cards: int
+    diamonds: int
+    sevens: int
+    sixes: int
+    seven_of_diamonds: bool
+    sweeps: int
+    pile: tuple[Card, ...] | None = None
+
+    @classmethod
+    def of_pile(cls, pile: Sequence[Card], sweeps: int) -> Tally:
+        return cls(
+            cards=len(pile),
+            diamonds=sum(c.suit is Suit.DIAMONDS for c in pile),
+            sevens=sum(c.rank is Rank.SEVEN for c in pile),
+            sixes=sum(c.rank is Rank.SIX for c in pile),
+            seven_of_diamonds=SEVEN_OF_DIAMONDS in pile,
+            sweeps=sweeps,
+            pile=tuple(pile),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    side: int
+    cards: int
+    diamonds: int
+    sevens: int
+    seven_of_diamonds: int
+    sweeps: int
+    primiera: int
+    total: int
+
+    def to_json(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+SCORE_FIELDS = tuple(f.name for f in fields(SideScore))
+CATEGORY_FIELDS = SCORE_FIELDS[1:]  # the categories and total
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    side: int
+    category: str
+    claimed: Any
+    expected: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "category": self.category, "claimed": self.claimed, "expected": self.expected}
+
+
+def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
+    """Raise ``InvalidCounts`` unless the tallies can be the piles of one finished round."""
+    profile = rules.profile
+    if len(tallies) not in profile.side_counts():
+        allowed = " or ".join(map(str, profile.side_counts()))
+        raise InvalidCounts(f"{profile.id} is scored for {allowed} sides, not {len(tallies)}", field="sides")
+    for side, t in enumerate(tallies):
+        for name in ("cards", "diamonds", "sevens", "sixes", "sweeps"):
+            if getattr(t, name) < 0:
+                raise InvalidCounts(f"side {side}: {name} cannot be negative", field=f"sides.{side}.{name}")
+        if t.sweeps > t.cards // 2:
+            raise InvalidCounts(
+                f"side {side}: {t.sweeps} sweeps need at least {2 * t.sweeps} captured cards, not {t.cards}",
+                field=f"sides.{side}.sweeps",
+            )
+        if t.seven_of_diamonds and not (t.sevens and t.diamonds):
+            raise InvalidCounts(
+                f"side {side} holds 7D, so it counts at least one seven and one diamond", field=f"sides.{side}"
+            )
+        if t.diamonds > t.cards or t.sevens + t.sixes > t.cards:
+            raise InvalidCounts(f"side {side} counts more special cards than cards", field=f"sides.{side}")
+    for name, total in TOTALS.items():
+        got = sum(getattr(t, name) for t in tallies)
+        if got != total:
+            raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
+    holders = sum(t.seven_of_diamonds for t in tallies)
+    if holders != 1:
+        raise InvalidCounts(f"exactly one side holds 7D, not {holders}", field="sides", category="seven_of_diamonds")
+    _check_room(tallies)
+    if rules.primiera and any(t.pile is None for t in tallies):
+        raise InvalidCounts("primiera is scored from the captured cards: give every side's pile", field="sides")
+
+
+def _check_room(tallies: Sequence[Tally]) -> None:
+    """Each side's diamonds, sevens and sixes must fit in its cards. They overlap only in 7D and in
+    6D, and exactly one side holds 6D, so one side that can hold it may count one card less."""
+    base = [t.diamonds + t.sevens + t.sixes - t.seven_of_diamonds for t in tallies]
+    may_hold_6d = [t.sixes >= 1 and t.diamonds - t.seven_of_diamonds >= 1 for t in tallies]
+    for holder, eligible in enumerate(may_hold_6d):
+        if eligible and all(t.cards >= b - (s == holder) for s, (t, b) in enumerate(zip(tallies, base, strict=True))):
+            return
+    raise InvalidCounts(
+        "the counts do not fit together: some side counts more diamonds, sevens and sixes than its cards "
+        "can hold (they overlap only in 7D and 6D)",
+        field="sides",
+    )
+
+
+def score_round(rules: Rules, tallies: Sequence[Tally], last_capturer: int | None = None) -> tuple[SideScore, ...]:
+    """The breakdown per side. Checks the tallies first; ``last_capturer`` (a side) matters only to
+    ``ties_to_last_capturer``."""
+    check_tallies(rules, tallies)
+    n = len(tallies)
+    if last_capturer is not None and not 0 <= last_capturer < n:
+        raise InvalidCounts(f"last_capturer must be a side from 0 to {n - 1}", field="last_capturer")
+    ties_to = last_capturer if rules.ties_to_last_capturer else None
+    points: dict[str, list[int]] = {name: [0] * n for name in CATEGORY_FIELDS}
+    awards = {
+        "cards": _most([t.cards for t in tallies], ties_to),
+        "diamonds": _most([t.diamonds for t in tallies], ties_to),
+        "sevens": _sevens(tallies, rules.profile.sevens_tiebreak_by_sixes),
+        "seven_of_diamonds": next(s for s, t in enumerate(tallies) if t.seven_of_diamonds),
+        "primiera": _primiera(tallies) if rules.primiera else None,
+    }
+    for category, winner in awards.items():
+        if winner is not None and rules.scores(category):
+            points[category][winner] = 1
+    if rules.scores("sweeps"):
+        points["sweeps"] = [t.sweeps for t in tallies]
+    points["total"] = [sum(points[c][s] for c in CATEGORY_FIELDS[:-1]) for s in range(n)]
+    return tuple(SideScore(s, *(points[c][s] for c in CATEGORY_FIELDS)) for s in range(n))
+
+
+def _most(values: Sequence[int], ties_to: int | None = None) -> int | None:
+    top = max(values)
+    tied = [s for s, v in enumerate(values) if v == top]
+    if len(tied) == 1:
+        return tied[0]
+    return ties_to if ties_to in tied else None
+
+
+def _sevens(tallies: Sequence[Tally], tiebreak_by_sixes: bool) -> int | None:
+    top = max(t.sevens for t in tallies)
+    tied = [s for s, t in enumerate(tallies) if t.sevens == top]
+    if len(tied) == 1 or not tiebreak_by_sixes:
+        return tied[0] if len(tied) == 1 else None
+    best = _most([tallies[s].sixes for s in tied])
+    return None if best is None else tied[best]
+
+
+def primiera_total(pile: Sequence[Card]) -> int | None:
+    """The sum of the best primiera card per suit, or None when a suit is missing."""
+    best: dict[Suit, int] = {}
+    for card in pile:
+        best[card.suit] = max(best.get(card.suit, 0), PRIMIERA_POINTS[card.rank])
+    return sum(best.values()) if len(best) == len(Suit) else None
+
+
+def _primiera(tallies: Sequence[Tally]) -> int | None:
+    totals = [primiera_total(t.pile or ()) for t in tallies]
+    qualifying = [total if total is not None else -1 for total in totals]
+    if max(qualifying) < 0:
+        return None
+    return _most(qualifying)
+
+
+def compare_breakdown(expected: Sequence[SideScore], claimed: Sequence[Mapping[str, Any]]) -> list[Discrepancy]:
+    """One discrepancy per side and category (total included) where the claim differs."""
+    if len(claimed) != len(expected):
+        raise InvalidCounts(f"the claim covers {len(claimed)} sides; the round has {len(expected)}", field="claimed")
+    found = []
+    for score, claim in zip(expected, claimed, strict=True):
+        if claim.get("side", score.side) != score.side:
+            raise InvalidCounts("claimed entries must list the sides in order from 0", field="claimed")
+        for category, value in zip(CATEGORY_FIELDS, astuple(score)[1:], strict=True):
+            if category in claim and claim[category] != value:
+                found.append(Discrepancy(score.side, category, claim[category], value))
+    return found

@@ -1,0 +1,254 @@
+"""The round state (CONTRACT.md), its JSON form, and its validation against RULES.md §9.
+
+A state is checked completely before any use; a bad state raises ``BadState`` naming what is wrong,
+and nothing is ever repaired.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import DECK, Card, parse_cards
+from .errors import BadState, RulesError
+from .profiles import Rules
+
+HAND_SIZE = 3
+TABLE_SIZE = 4
+
+
+class Phase(enum.Enum):
+    CUT = "cut"  # chkobba: the cutter must keep or table the top card
+    PLAY = "play"
+    REDEAL = "redeal"  # the deal is void: deal again with a new deck (same dealer)
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    rules: Rules
+    players: int
+    dealer: int
+    phase: Phase
+    turn: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    stock: tuple[Card, ...]  # top first
+    piles: tuple[tuple[Card, ...], ...]  # per side
+    sweeps: tuple[int, ...]  # per side
+    last_capturer: int | None  # side
+
+    @property
+    def sides(self) -> int:
+        return self.rules.profile.sides(self.players)
+
+    @property
+    def leader(self) -> int:
+        """The seat after the dealer: it receives first, cuts in chkobba, and leads every hand."""
+        return (self.dealer + 1) % self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    def playing_order(self) -> list[int]:
+        return [(self.leader + k) % self.players for k in range(self.players)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "hands": [[c.code for c in hand] for hand in self.hands],
+            "table": [c.code for c in self.table],
+            "stock": [c.code for c in self.stock],
+            "piles": [[c.code for c in pile] for pile in self.piles],
+            "sweeps": list(self.sweeps),
+            "last_capturer": self.last_capturer,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> RoundState:
+        """Build and validate a state from its JSON form. Raises a ``RulesError`` naming the field."""
+        if not isinstance(data, Mapping):
+            raise BadState("a state must be an object", field="state")
+        fields = ("rules", "players", "dealer", "phase", "turn", "hands", "table", "stock", "piles", "sweeps")
+        missing = [f for f in (*fields, "last_capturer") if f not in data]
+        if missing:
+            raise BadState(f"the state lacks {', '.join(missing)}", field=f"state.{missing[0]}")
+        extra = set(data) - {*fields, "last_capturer"}
+        if extra:
+            raise BadState(f"the state has unknown fields: {', '.join(sorted(map(str, extra)))}", field="state")
+        try:
+            rules = Rules.of(data["rules"])
+        except RulesError as exc:
+            exc.field = f"state.{exc.field or 'rules'}"
+            raise
+        try:
+            phase = Phase(data["phase"])
+        except (ValueError, TypeError):
+            raise BadState(f"phase must be one of {', '.join(p.value for p in Phase)}", field="state.phase") from None
+        state = cls(
+            rules=rules,
+            players=_int(data["players"], "players"),
+            dealer=_int(data["dealer"], "dealer"),
+            phase=phase,
+            turn=_int(data["turn"], "turn", nullable=True),
+            hands=_card_lists(data["hands"], "hands"),
+            table=_cards(data["table"], "table"),
+            stock=_cards(data["stock"], "stock"),
+            piles=_card_lists(data["piles"], "piles"),
+            sweeps=tuple(_int(x, f"sweeps.{i}") for i, x in enumerate(_list(data["sweeps"], "sweeps"))),
+            last_capturer=_int(data["last_capturer"], "last_capturer", nullable=True),
+        )
+        validate(state)
+        return state
+
+
+def validate(state: RoundState) -> None:
+    """Raise ``BadState`` unless ``state`` obeys RULES.md §9 and can arise under its profile."""
+    profile = state.rules.profile
+    n = state.players
+    if n not in profile.players:
+        allowed = " or ".join(map(str, profile.players))
+        raise BadState(f"{profile.id} is played by {allowed} players, not {n}", field="state.players")
+    if not 0 <= state.dealer < n:
+        raise BadState(f"dealer must be a seat from 0 to {n - 1}", field="state.dealer")
+    sides = state.sides
+    _expect_len(state.hands, n, "hands", "one hand per seat")
+    _expect_len(state.piles, sides, "piles", "one pile per side")
+    _expect_len(state.sweeps, sides, "sweeps", "one sweep count per side")
+    _check_conservation(state)
+    for seat, hand in enumerate(state.hands):
+        if len(hand) > HAND_SIZE:
+            raise BadState(f"hand {seat} holds {len(hand)} cards; a hand holds at most 3", field=f"state.hands.{seat}")
+    for side, (count, pile) in enumerate(zip(state.sweeps, state.piles, strict=True)):
+        if count < 0:
+            raise BadState("a sweep count cannot be negative", field=f"state.sweeps.{side}")
+        if count > len(pile) // 2:
+            raise BadState(
+                f"side {side} has {count} sweeps but its pile of {len(pile)} cards holds at most "
+                f"{len(pile) // 2} captures",
+                field=f"state.sweeps.{side}",
+            )
+    _check_last_capturer(state)
+    _PHASE_CHECKS[state.phase](state)
+
+
+def _check_conservation(state: RoundState) -> None:
+    where: dict[Card, str] = {}
+    places = [
+        *((f"state.hands.{i}", hand) for i, hand in enumerate(state.hands)),
+        ("state.table", state.table),
+        ("state.stock", state.stock),
+        *((f"state.piles.{i}", pile) for i, pile in enumerate(state.piles)),
+    ]
+    for name, cards in places:
+        for card in cards:
+            if card in where:
+                raise BadState(f"{card} is both in {where[card]} and in {name}", field=name, card=card.code)
+            where[card] = name
+    if len(where) != len(DECK):
+        missing = [c.code for c in DECK if c not in where]
+        raise BadState(f"every card must be somewhere; missing: {' '.join(missing)}", field="state", missing=missing)
+
+
+def _check_last_capturer(state: RoundState) -> None:
+    last = state.last_capturer
+    anything_captured = any(state.piles)
+    if last is None:
+        if anything_captured:
+            raise BadState("last_capturer is null although cards were captured", field="state.last_capturer")
+        return
+    if not 0 <= last < state.sides:
+        raise BadState(f"last_capturer must be a side from 0 to {state.sides - 1}", field="state.last_capturer")
+    if not state.piles[last]:
+        raise BadState(f"last_capturer is side {last}, whose pile is empty", field="state.last_capturer")
+
+
+def _check_cut(state: RoundState) -> None:
+    if not state.rules.profile.cut_ritual:
+        raise BadState(f"{state.rules.profile.id} has no cut", field="state.phase")
+    if any(state.hands) or state.table or any(state.piles) or any(state.sweeps):
+        raise BadState("before the cut nothing is dealt: hands, table and piles are empty", field="state.phase")
+    if state.turn != state.leader:
+        raise BadState(f"the cut belongs to seat {state.leader}, the dealer's right", field="state.turn")
+
+
+def _check_play(state: RoundState) -> None:
+    sizes = [len(state.hands[seat]) for seat in state.playing_order()]
+    top = max(sizes)
+    if top == 0:
+        raise BadState("in play some hand must hold cards", field="state.hands")
+    played = sizes.index(top)  # seats before this one in playing order have played this hand
+    if any(s != top - 1 for s in sizes[:played]) or any(s != top for s in sizes[played:]):
+        raise BadState(
+            "hand sizes must drop by one along the playing order as the seats play "
+            f"(sizes from the leader, seat {state.leader}: {sizes})",
+            field="state.hands",
+        )
+    expected = state.playing_order()[played]
+    if state.turn != expected:
+        raise BadState(f"the turn is seat {expected}'s, by the hand sizes and the playing order", field="state.turn")
+    per_refill = HAND_SIZE * state.players
+    if len(state.stock) % per_refill:
+        raise BadState(
+            f"the stock holds {len(state.stock)} cards; with {state.players} players it is refilled "
+            f"{per_refill} at a time, so it holds a multiple of {per_refill}",
+            field="state.stock",
+        )
+    fresh = all(s == HAND_SIZE for s in sizes) and not any(state.piles) and len(state.table) == TABLE_SIZE
+    redeal = state.rules.profile.redeal
+    if fresh and len(state.stock) == len(DECK) - per_refill - TABLE_SIZE and redeal and redeal.applies(state.table):
+        raise BadState("this deal must be dealt again (its table calls for a redeal)", field="state.table")
+
+
+def _check_redeal(state: RoundState) -> None:
+    redeal = state.rules.profile.redeal
+    if redeal is None:
+        raise BadState(f"{state.rules.profile.id} never deals again", field="state.phase")
+    if state.turn is not None:
+        raise BadState("nobody moves in phase redeal", field="state.turn")
+    dealt = all(len(h) == HAND_SIZE for h in state.hands) and len(state.table) == TABLE_SIZE
+    if not dealt or any(state.piles) or not redeal.applies(state.table):
+        raise BadState("phase redeal holds an initial deal whose table calls for a redeal", field="state.phase")
+
+
+def _check_over(state: RoundState) -> None:
+    if state.turn is not None:
+        raise BadState("nobody moves once the round is over", field="state.turn")
+    if any(state.hands) or state.table or state.stock:
+        raise BadState("when the round is over every card is in a pile", field="state.phase")
+
+
+_PHASE_CHECKS = {Phase.CUT: _check_cut, Phase.PLAY: _check_play, Phase.REDEAL: _check_redeal, Phase.OVER: _check_over}
+
+
+def _expect_len(items: Sequence[Any], n: int, name: str, what: str) -> None:
+    if len(items) != n:
+        raise BadState(f"{name} must hold {what}: {n}, not {len(items)}", field=f"state.{name}")
+
+
+def _list(value: object, name: str) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise BadState(f"{name} must be a list", field=f"state.{name}")
+    return list(value)
+
+
+def _int(value: object, name: str, *, nullable: bool = False) -> Any:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadState(f"{name} must be a whole number{' or null' if nullable else ''}", field=f"state.{name}")
+    return value
+
+
+def _cards(value: object, name: str) -> tuple[Card, ...]:
+    return parse_cards(_list(value, name), where=f"state.{name}")
+
+
+def _card_lists(value: object, name: str) -> tuple[tuple[Card, ...], ...]:
+    return tuple(_cards(item, f"{name}.{i}") for i, item in enumerate(_list(value, name)))
