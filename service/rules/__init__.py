@@ -13,8 +13,9 @@ Captures and plays
     ``legal_captures(rules, table, card, last_play=False) -> Captures``: the card's value, the kind
     (match, sum, none) and its options, each the tuple of table cards taken in table order, listed
     in lexicographic order of table positions; ``Captures.sweeping`` is the index of the option that
-    empties the table, if any. ``apply_play(rules, table, hand, card, capture=None, last_play=False)
-    -> PlayResult``; raises ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove`` with the options.
+    empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card.
+    ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises
+    ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
 Rounds
     ``deal_round(rules, players, dealer, deck=... | seed=..., cut=None) -> (RoundState, deck)``,
     ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``parse_move(json)``,
@@ -32,7 +33,7 @@ Errors
     ``field`` it concerns.
 """
 
-from .captures import CaptureKind, Captures, captures_of, legal_captures
+from .captures import CaptureKind, Captures, captures_of, hand_captures, legal_captures
 from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Rank, Suit, parse_cards
 from .errors import (
     AmbiguousCapture,
@@ -70,6 +71,6 @@ __all__ = [
     "Profile", "Rank", "Replay", "RoundState", "Rules", "RulesError", "SideScore", "Suit", "SumPolicy",
     "Tally", "UnknownProfile", "WrongPhase",
     "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
-    "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total", "random_deck",
-    "replay_round", "round_breakdown", "score_round", "seeded_deck", "validate",
+    "hand_captures", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total",
+    "random_deck", "replay_round", "round_breakdown", "score_round", "seeded_deck", "validate",
 ]  # fmt: skip

@@ -16,7 +16,10 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
+from .errors import InvalidInput
 from .profiles import Rules, RulesLike, SumPolicy
+
+HAND_SIZE = 3
 
 Option = tuple[Card, ...]
 
@@ -59,6 +62,25 @@ def legal_captures(rules: RulesLike, table: Sequence[CardLike], card: CardLike, 
     played = card_of(card)
     check_disjoint([("table", cards), ("the card played", (played,))])
     return captures_of(Rules.of(rules), cards, played, last_play)
+
+
+def hand_captures(
+    rules: RulesLike, table: Sequence[CardLike], hand: Sequence[CardLike], *, last_play: bool = False
+) -> list[Captures]:
+    """The legal captures of every card of ``hand``, in hand order."""
+    table_cards, hand_cards = table_and_hand(table, hand)
+    the_rules = Rules.of(rules)
+    return [captures_of(the_rules, table_cards, card, last_play) for card in hand_cards]
+
+
+def table_and_hand(table: Sequence[CardLike], hand: Sequence[CardLike]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Parse a table and a hand of at most 3 cards, with no card in both."""
+    table_cards = parse_cards(table, where="table")
+    hand_cards = parse_cards(hand, where="hand")
+    if len(hand_cards) > HAND_SIZE:
+        raise InvalidInput(f"a hand holds at most {HAND_SIZE} cards", field="hand")
+    check_disjoint([("table", table_cards), ("hand", hand_cards)])
+    return table_cards, hand_cards
 
 
 def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bool) -> Captures:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .captures import CaptureKind, Captures, captures_of
-from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
-from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidInput
+from .captures import CaptureKind, Captures, captures_of, table_and_hand
+from .cards import Card, CardLike, card_of, parse_cards
+from .errors import AmbiguousCapture, CardNotHeld, IllegalMove
 from .profiles import Rules, RulesLike
 
 
@@ -40,11 +40,7 @@ def apply_play(
     ``capture`` may be omitted only when the card has one legal option or none. Raises
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
     """
-    table_cards = parse_cards(table, where="table")
-    hand_cards = parse_cards(hand, where="hand")
-    if len(hand_cards) > 3:
-        raise InvalidInput("a hand holds at most 3 cards", field="hand")
-    check_disjoint([("table", table_cards), ("hand", hand_cards)])
+    table_cards, hand_cards = table_and_hand(table, hand)
     played = card_of(card)
     taken = None if capture is None else parse_cards(capture, where="capture")
     return play_on(Rules.of(rules), table_cards, hand_cards, played, taken, last_play)

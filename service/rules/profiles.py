@@ -274,8 +274,10 @@ class Rules:
             unknown = set(spec) - {"profile", "options"}
             if unknown:
                 raise InvalidOption(f"rules has unknown fields: {', '.join(sorted(map(str, unknown)))}", field="rules")
-            profile = _profile(spec.get("profile", DEFAULT_PROFILE.id))
-            options = spec.get("options") or {}
+            if "profile" not in spec:
+                raise UnknownProfile("rules.profile is required in the object form", field="rules.profile")
+            profile = _profile(spec["profile"])
+            options = spec.get("options", {})
             if not isinstance(options, Mapping):
                 raise InvalidOption("rules.options must be an object", field="rules.options")
             return cls(profile, tuple(sorted(_check_option(profile, k, v) for k, v in options.items())))

@@ -10,14 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .captures import CaptureKind, captures_of
+from .captures import HAND_SIZE, CaptureKind, captures_of
 from .cards import DECK, Card, CardLike, card_of, parse_cards
 from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
 from .profiles import Rules, RulesLike
 from .scoring import SideScore, Tally, score_round
 from .shuffle import random_deck, seeded_deck
-from .state import HAND_SIZE, TABLE_SIZE, Phase, RoundState, validate
+from .state import TABLE_SIZE, Phase, RoundState, validate
 
 
 class Cut(enum.Enum):

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import Any
 
-from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit
+from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit, check_disjoint
 from .errors import InvalidCounts
 from .profiles import Rules
 
@@ -98,6 +98,7 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
         got = sum(getattr(t, name) for t in tallies)
         if got != total:
             raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
+    check_disjoint([(f"sides.{s}.captured", t.pile) for s, t in enumerate(tallies) if t.pile is not None])
     holders = sum(t.seven_of_diamonds for t in tallies)
     if holders != 1:
         raise InvalidCounts(f"exactly one side holds 7D, not {holders}", field="sides", category="seven_of_diamonds")

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .captures import HAND_SIZE
 from .cards import DECK, Card, parse_cards
 from .errors import BadState, RulesError
 from .profiles import Rules
 
-HAND_SIZE = 3
 TABLE_SIZE = 4
 
 

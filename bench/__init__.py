@@ -1,0 +1,1 @@
+"""Benchmarks of the rules core, run by ``make bench`` and never part of ``make test`` (see README.md)."""
