@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 
-.PHONY: install test lint bench run clean
+.PHONY: install test lint bench run openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ test: lint
 
 bench: install
 	$(BIN)/python -m bench.captures
+
+run: install
+	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"
+
+# Regenerate the committed contract from the schemas and the operation registry.
+openapi: install
+	$(BIN)/python -m service.api.spec > openapi.yaml
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

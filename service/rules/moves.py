@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from .captures import CaptureKind, Captures, captures_of, table_and_hand
 from .cards import Card, CardLike, card_of, parse_cards
-from .errors import AmbiguousCapture, CardNotHeld, IllegalMove
+from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, MoveError
 from .profiles import Rules, RulesLike
 
 
@@ -55,27 +55,25 @@ def play_on(
     last_play: bool,
 ) -> PlayResult:
     """``apply_play`` for inputs already parsed and checked."""
+
+    def refuse(error: type[MoveError], message: str, field: str, options: Captures | None) -> MoveError:
+        legal = [captures_of(rules, table, c, last_play) for c in hand]
+        return error(message, field=field, card=card.code, options=options, legal=legal)
+
     if card not in hand:
-        every = [captures_of(rules, table, c, last_play) for c in hand]
-        raise CardNotHeld(f"{card} is not in the hand", field="card", card=card.code, hand=hand, legal=every)
+        raise refuse(CardNotHeld, f"{card} is not in the hand", "card", None)
     legal = captures_of(rules, table, card, last_play)
     rest_of_hand = tuple(c for c in hand if c is not card)
     if capture is None:
         if len(legal.options) > 1:
-            raise AmbiguousCapture(
-                f"{card} has {len(legal.options)} legal captures: say which one",
-                field="capture",
-                card=card.code,
-                options=legal,
+            raise refuse(
+                AmbiguousCapture, f"{card} has {len(legal.options)} legal captures: say which one", "capture", legal
             )
         chosen = 0 if legal.options else None
     elif not capture:
         if legal.options:
-            raise IllegalMove(
-                f"capture is mandatory: {card} must take one of its legal options",
-                field="capture",
-                card=card.code,
-                options=legal,
+            raise refuse(
+                IllegalMove, f"capture is mandatory: {card} must take one of its legal options", "capture", legal
             )
         chosen = None
     else:
@@ -83,11 +81,8 @@ def play_on(
         if chosen is None:
             missing = [c.code for c in capture if c not in table]
             why = f"{', '.join(missing)} not on the table" if missing else "not a legal capture"
-            raise IllegalMove(
-                f"{card} cannot take {' '.join(c.code for c in capture)}: {why}",
-                field="capture",
-                card=card.code,
-                options=legal,
+            raise refuse(
+                IllegalMove, f"{card} cannot take {' '.join(c.code for c in capture)}: {why}", "capture", legal
             )
     if chosen is None:
         return PlayResult(card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal)

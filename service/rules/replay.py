@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .captures import Captures
 from .errors import InvalidInput, MoveError
 from .profiles import RulesLike
 from .round import Cut, CutMove, Event, Move, PlayMove, advance, deal_round, legal_moves, parse_move, round_breakdown
@@ -26,7 +25,7 @@ class MoveVerdict:
     code: str | None = None  # why it is illegal
     reason: str | None = None
     event: Event | None = None  # what the move did, when legal
-    options: tuple[Any, ...] = ()  # when illegal: what was legal instead (Captures per card, or cuts)
+    options: tuple[Any, ...] = ()  # when illegal: what the seat could do (Captures per hand card, or cuts)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"index": self.index, "seat": self.seat, "verdict": "legal" if self.legal else "illegal"}
@@ -92,8 +91,7 @@ def replay_round(
         try:
             after, event = advance(state, move)
         except MoveError as exc:
-            options = exc.details.get("options")
-            legal: tuple[Any, ...] = (options,) if isinstance(options, Captures) else tuple(legal_moves(state))
+            legal = tuple(exc.details.get("legal") or legal_moves(state))
             verdicts.append(MoveVerdict(index, seat, move, False, exc.code, exc.message, None, legal))
             break
         verdicts.append(MoveVerdict(index, seat, move, True, event=event))

@@ -1,0 +1,160 @@
+"""Request examples for every operation. The spec builder answers each one with the real service, so
+the response examples in ``openapi.yaml`` are what the service says, and a test keeps them so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.rules import deal_round, seeded_deck
+
+Example = dict[str, Any]
+
+
+def _codes(cards: Any) -> list[str]:
+    return [c.code for c in cards]
+
+
+CAPTURES: dict[str, Example] = {
+    "sum-sweeps": {
+        "summary": "RULES.md §7 worked example: Q is worth 8 in chkobba, so QH takes 2D+6S and sweeps",
+        "body": {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]},
+    },
+    "match-first": {
+        "summary": "A single card of the same value must be taken before any sum (§4.1)",
+        "body": {"rules": "chkobba", "table": ["7S", "4C", "3D", "7H"], "hand": ["7D"]},
+    },
+    "scopa-most-cards": {
+        "summary": "Scopa: only the sums with the most cards (§4.2)",
+        "body": {"rules": "scopa", "table": ["4C", "6D", "AH", "2S", "3C", "KD"], "hand": ["KS"]},
+    },
+}
+
+MOVES: dict[str, Example] = {
+    "sum-capture": {
+        "summary": "A 7 takes 4+3 (the only option, so the capture may be omitted)",
+        "body": {"rules": "chkobba", "table": ["4C", "3S", "KD"], "hand": ["7H", "2D"], "play": {"card": "7H"}},
+    },
+    "choose-among-equal-singles": {
+        "summary": "Two sevens on the table: the player names the one taken",
+        "body": {
+            "rules": "chkobba",
+            "table": ["7S", "7D", "AC"],
+            "hand": ["7C"],
+            "play": {"card": "7C", "capture": ["7D"]},
+        },
+    },
+    "illegal-sum-instead-of-match": {
+        "summary": "Taking 4+3 while a 7 lies on the table is illegal (422 with the legal options)",
+        "body": {
+            "rules": "chkobba",
+            "table": ["7S", "4C", "3D"],
+            "hand": ["7H"],
+            "play": {"card": "7H", "capture": ["4C", "3D"]},
+        },
+    },
+}
+
+
+def _line(side: int, *points: int) -> dict[str, int]:
+    names = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera", "total")
+    return {"side": side, **dict(zip(names, points, strict=True))}
+
+
+def _counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamonds: bool) -> dict[str, Any]:
+    return {
+        "cards": cards,
+        "diamonds": diamonds,
+        "sevens": sevens,
+        "sixes": sixes,
+        "seven_of_diamonds": seven_of_diamonds,
+    }
+
+
+SCORES: dict[str, Example] = {
+    "worked-example-counts": {
+        "summary": "RULES.md §7 worked example from 001: 22 cards, 6 diamonds, 7D, 2 sevens, 3 sixes, one chkobba",
+        "body": {
+            "rules": "chkobba",
+            "sides": [
+                {"counts": _counts(22, 6, 2, 3, True), "sweeps": 1},
+                {"counts": _counts(18, 4, 2, 1, False), "sweeps": 0},
+            ],
+            "claimed": [
+                _line(0, 1, 1, 1, 1, 1, 0, 5),
+                _line(1, 0, 0, 0, 0, 0, 0, 0),
+            ],
+        },
+    },
+    "piles-with-primiera": {
+        "summary": "chkobba-crp with primiera: scored from the piles",
+        "body": {
+            "rules": {"profile": "chkobba-crp", "options": {"primiera": True}},
+            "sides": [
+                {"captured": _codes(seeded_deck("example")[:21]), "sweeps": 2},
+                {"captured": _codes(seeded_deck("example")[21:]), "sweeps": 0},
+            ],
+            "last_capturer": 0,
+        },
+    },
+}
+
+MATCH: dict[str, Example] = {
+    "worked-example": {
+        "summary": "RULES.md §7: 17 + 5 = 22 reaches the target of 21",
+        "body": {
+            "rules": "chkobba",
+            "scores": [17, 12],
+            "round_points": [5, 1],
+            "claimed": {"outcome": "won", "winner": 0},
+        },
+    },
+    "tiebreak": {
+        "summary": "Both reach 21 with the same total: one more round",
+        "body": {"rules": "chkobba", "scores": [19, 18], "round_points": [3, 4]},
+    },
+    "scopa-single-round": {
+        "summary": "Scopa without a target: one round decides, equal points draw",
+        "body": {"rules": "scopa", "scores": [0, 0], "round_points": [3, 3]},
+    },
+}
+
+DEAL: dict[str, Example] = {
+    "seeded-with-cut": {
+        "summary": "A chkobba deal from the portable seeded shuffle, the cutter keeping the drawn card",
+        "body": {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "chkobba", "cut": "keep"},
+    },
+    "four-players-waiting-for-the-cut": {
+        "summary": "Without cut, a chkobba deal waits in phase cut for the cutter (dealer + 1)",
+        "body": {"rules": "chkobba", "players": 4, "dealer": 3, "seed": 2026},
+    },
+    "explicit-deck": {
+        "summary": "Scopa from a deck given top first",
+        "body": {"rules": "scopa", "players": 2, "dealer": 1, "deck": _codes(seeded_deck("scopa"))},
+    },
+}
+
+_STATE = deal_round("chkobba", 2, 0, seed="chkobba", cut="keep")[0]
+PLAY: dict[str, Example] = {
+    "first-play": {
+        "summary": "The first play of a seeded chkobba round",
+        "body": {"state": _STATE.to_json(), "move": {"card": _codes(_STATE.hands[1])[0]}},
+    },
+    "cut": {
+        "summary": "The cutter tables the drawn card",
+        "body": {"state": deal_round("chkobba", 2, 1, seed="cut")[0].to_json(), "move": {"cut": "table", "seat": 0}},
+    },
+}
+
+REPLAY: dict[str, Example] = {
+    "illegal-second-move": {
+        "summary": "A record whose second move is not the seat's card: the verdict stops there",
+        "body": {
+            "rules": "chkobba",
+            "players": 2,
+            "dealer": 0,
+            "deck": _codes(seeded_deck("chkobba")),
+            "cut": "keep",
+            "moves": [{"card": _codes(_STATE.hands[1])[0]}, {"card": _codes(_STATE.hands[1])[1]}],
+        },
+    },
+}

@@ -1,0 +1,82 @@
+"""marshmallow fields that turn JSON into rule values at the edge.
+
+Their errors are ``CodedMessage`` strings: marshmallow keeps a message object as it is given, so
+the problem handler can read the stable code of a card or rules error out of the error tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from service.rules import Card, Rules, RulesError
+from service.rules.shuffle import seed_text
+
+
+class CodedMessage(str):
+    """A validation message that carries the stable problem ``code`` it stands for."""
+
+    code: str
+
+    def __new__(cls, message: str, code: str) -> CodedMessage:
+        self = super().__new__(cls, message)
+        self.code = code
+        return self
+
+
+def coded_error(exc: RulesError) -> ValidationError:
+    return ValidationError(CodedMessage(exc.message, exc.code))
+
+
+class Referenced(fields.Field):  # type: ignore[type-arg]
+    """A field described in the spec by a shared component (``openapi_ref``) rather than inline."""
+
+    openapi_ref: str = ""
+
+
+class CardField(Referenced):
+    """A card code such as ``7D``, loaded as an interned ``Card`` and dumped as its code."""
+
+    openapi_ref = "Card"
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
+        try:
+            return Card.parse(value)
+        except RulesError as exc:
+            raise coded_error(exc) from None
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else str(value)
+
+
+class RulesField(Referenced):
+    """A profile id, or ``{profile, options}``, loaded as a ``Rules`` value."""
+
+    openapi_ref = "Rules"
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Rules:
+        if not isinstance(value, str | Mapping):
+            raise ValidationError(
+                CodedMessage("rules must be a profile id or an object {profile, options}", "unknown-profile")
+            )
+        try:
+            return Rules.of(value)
+        except RulesError as exc:
+            raise coded_error(exc) from None
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value.to_json() if isinstance(value, Rules) else value
+
+
+class SeedField(Referenced):
+    """A seed for the portable shuffle: a string, or a whole number taken as its decimal text."""
+
+    openapi_ref = "Seed"
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> str:
+        try:
+            return seed_text(value)
+        except RulesError as exc:
+            raise coded_error(exc) from None

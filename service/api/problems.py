@@ -1,0 +1,122 @@
+"""RFC 9457 problem responses: every answer that is not a success is one, with a stable ``code``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+from service.rules import Captures, MoveError, RulesError
+
+from .fields import CodedMessage
+from .render import captures_json
+
+PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
+MEDIA_TYPE = "application/problem+json"
+
+# Stable codes for the HTTP errors Flask and Werkzeug raise.
+HTTP_CODES = {
+    400: "malformed-request",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    431: "headers-too-large",
+}
+TITLES = {
+    "validation-error": "The request does not follow the contract",
+    "invalid-card": "Not a card",
+    "duplicate-card": "A card appears twice",
+    "unknown-profile": "Unknown rules profile",
+    "invalid-option": "Not an option of this profile",
+    "invalid-input": "A value is not allowed here",
+    "bad-state": "The round state breaks the rules",
+    "inconsistent-counts": "The piles or counts cannot come from one round",
+    "invalid-scores": "The match scores are not valid",
+    "match-over": "The match was already over",
+    "illegal-move": "Illegal move",
+    "ambiguous-capture": "Ambiguous capture: say which cards are taken",
+    "card-not-held": "The card is not in the hand",
+    "not-your-turn": "Not this seat's turn",
+    "wrong-phase": "The round does not take this move now",
+}
+
+
+class Problem(Exception):
+    """A problem to answer with; views may raise it directly."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+
+    def response(self) -> Response:
+        body = {
+            "type": PROBLEM_TYPE + self.code,
+            "title": TITLES.get(self.code) or _http_title(self.status),
+            "status": self.status,
+            "detail": self.detail,
+            "code": self.code,
+            **self.extra,
+        }
+        return Response(json.dumps(body, ensure_ascii=False), status=self.status, mimetype=MEDIA_TYPE)
+
+
+def _http_title(status: int) -> str:
+    return HTTP_STATUS_CODES.get(status, "Error")
+
+
+def from_rules_error(exc: RulesError) -> Problem:
+    extra: dict[str, Any] = {"errors": {exc.field or "body": [exc.message]}}
+    if isinstance(exc, MoveError):
+        options = exc.details.get("options")
+        extra["options"] = captures_json(options)["options"] if isinstance(options, Captures) else []
+        legal = exc.details.get("legal")
+        if legal is not None:
+            extra["legal"] = [captures_json(c) for c in legal]
+    return Problem(422, exc.code, exc.message, **extra)
+
+
+def from_validation_error(exc: ValidationError) -> Problem:
+    errors: dict[str, list[str]] = {}
+    _flatten(exc.messages, "", errors)
+    coded = [m.code for messages in errors.values() for m in messages if isinstance(m, CodedMessage)]
+    code = coded[0] if coded else "validation-error"
+    first_path, first = next(iter(errors.items()))
+    detail = f"{first_path}: {first[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
+    return Problem(422, code, detail, errors={k: [str(m) for m in v] for k, v in errors.items()})
+
+
+def _flatten(messages: Any, path: str, out: dict[str, list[str]]) -> None:
+    """marshmallow's nested messages as ``{"hands.0.1": [...]}``; schema-level ones at their parent."""
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            _flatten(value, path if key == "_schema" else f"{path}.{key}" if path else str(key), out)
+    elif isinstance(messages, list):
+        for message in messages:
+            _flatten(message, path, out)
+    else:
+        out.setdefault(path or "body", []).append(messages)
+
+
+def from_http_exception(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    problem = Problem(status, HTTP_CODES.get(status, f"http-{status}"), exc.description or _http_title(status))
+    response = problem.response()
+    original = exc.get_response()
+    for header in ("Allow", "Retry-After"):
+        if header in original.headers:
+            response.headers[header] = original.headers[header]
+    return response
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Problem, lambda exc: exc.response())
+    app.register_error_handler(RulesError, lambda exc: from_rules_error(exc).response())
+    app.register_error_handler(ValidationError, lambda exc: from_validation_error(exc).response())
+    app.register_error_handler(HTTPException, from_http_exception)

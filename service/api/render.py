@@ -1,0 +1,84 @@
+"""Rule values as the JSON the contract documents. Plain dicts: the hot path stays cheap."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from service.rules import Captures, Card, MoveVerdict, Profile, SideScore
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def captures_json(captures: Captures) -> dict[str, Any]:
+    sweeping = captures.sweeping
+    return {
+        "card": captures.card.code,
+        "value": captures.value,
+        "kind": captures.kind.value,
+        "options": [
+            {"capture": [c.code for c in option], "sweep": i == sweeping} for i, option in enumerate(captures.options)
+        ],
+    }
+
+
+def breakdown_json(scores: Sequence[SideScore] | None) -> list[dict[str, int]] | None:
+    return None if scores is None else [s.to_json() for s in scores]
+
+
+def verdict_json(verdict: MoveVerdict) -> dict[str, Any]:
+    data = verdict.to_json()
+    if not verdict.legal:
+        if verdict.options and all(isinstance(o, Captures) for o in verdict.options):
+            data["legal"] = [captures_json(o) for o in verdict.options]
+        else:
+            data["legal_cuts"] = [getattr(o, "value", str(o)) for o in verdict.options]
+    return data
+
+
+def ruleset_json(profile: Profile) -> dict[str, Any]:
+    scored = profile.scored
+    return {
+        "id": profile.id,
+        "title": profile.title,
+        "sources": list(profile.sources),
+        "players": list(profile.players),
+        "sides": list(profile.side_counts()),
+        "values": {rank.value: value for rank, value in profile.values.items()},
+        "figures": [
+            {"rank": rank.value, "value": profile.values[rank], "names": dict(names)}
+            for rank, names in profile.figure_names.items()
+        ],
+        "sum_policy": profile.sum_policy.value,
+        "face_sums": profile.face_sums_default,
+        "cut_ritual": profile.cut_ritual,
+        "redeal": None
+        if profile.redeal is None
+        else {
+            "count": profile.redeal.count,
+            "ranks": None if profile.redeal.ranks is None else sorted(r.value for r in profile.redeal.ranks),
+        },
+        "default_target": profile.default_target,
+        "named_targets": list(profile.named_targets),
+        "options": [
+            {
+                "name": spec.name,
+                "type": "boolean" if spec.type is bool else "integer",
+                "default": spec.default,
+                "description": spec.description,
+                "suggested": list(spec.suggested),
+            }
+            for spec in profile.options.values()
+        ],
+        "categories": [
+            {
+                "code": code,
+                "scored": "always" if code in scored else "option" if code in profile.options else "never",
+                "names": dict(profile.category_names.get(code, {})),
+            }
+            for code in ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera")
+        ],
+        "notes": list(profile.notes),
+    }

@@ -1,0 +1,395 @@
+"""Request schemas (loaded with marshmallow) and response schemas (for the contract).
+
+Requests are loaded into rule values here; the rules core then checks what only the rules can
+check (duplicates across lists, the invariants of a state). Responses are built by the views as
+plain dicts, for speed, and documented by the schemas below; the contract tests check every
+response against ``openapi.yaml``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from service.rules import CATEGORIES, Outcome, Phase
+
+from .fields import CardField, CodedMessage, RulesField, SeedField
+
+MAX_HAND = 3
+MAX_CARDS = 40
+MAX_MOVES = 64
+SIDES = validate.Length(min=2, max=3)
+
+
+class StrictInt(fields.Integer):
+    """A JSON whole number: not a boolean, not a string, not a float."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+class Bool(fields.Boolean):
+    """A JSON boolean: not 0 or 1 (which equal False and True in Python), not "true"."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def Cards(*, max_items: int = MAX_CARDS, min_items: int = 0, **kwargs: Any) -> fields.List[Any]:  # noqa: N802 - a field
+    return fields.List(CardField(), validate=validate.Length(min=min_items, max=max_items), **kwargs)
+
+
+def Seat(**kwargs: Any) -> StrictInt:  # noqa: N802
+    return StrictInt(validate=validate.Range(min=0, max=3), **kwargs)
+
+
+def Count(**kwargs: Any) -> StrictInt:  # noqa: N802
+    return StrictInt(validate=validate.Range(min=0), **kwargs)
+
+
+class OneOfFields(Schema):
+    """A schema that takes exactly one of ``exclusive`` (documented as ``oneOf`` in the spec)."""
+
+    exclusive: tuple[str, ...] = ()
+
+    @validates_schema
+    def _exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
+        given = [name for name in self.exclusive if data.get(name) is not None]
+        if len(given) != 1:
+            raise ValidationError(f"give exactly one of {', '.join(self.exclusive)}", "_schema")
+
+
+# ---- requests ------------------------------------------------------------------------------------
+
+
+class CapturesRequest(Schema):
+    rules = RulesField(required=True)
+    table = Cards(required=True, max_items=MAX_CARDS - 1, metadata={"description": "Table cards, in table order."})
+    hand = Cards(required=True, min_items=1, max_items=MAX_HAND)
+    last_play = Bool(load_default=False, metadata={"description": "The last play of the round never sweeps."})
+
+
+class PlayInput(Schema):
+    card = CardField(required=True)
+    capture = fields.List(
+        CardField(),
+        validate=validate.Length(max=MAX_CARDS - 1),
+        allow_none=True,
+        metadata={"description": "Table cards taken, as a set; omit only when at most one option exists."},
+    )
+
+
+class MoveRequest(Schema):
+    rules = RulesField(required=True)
+    table = Cards(required=True, max_items=MAX_CARDS - 1)
+    hand = Cards(required=True, min_items=1, max_items=MAX_HAND)
+    play = fields.Nested(PlayInput, required=True)
+    last_play = Bool(load_default=False)
+
+
+class CountsInput(Schema):
+    cards = Count(required=True)
+    diamonds = Count(required=True)
+    sevens = Count(required=True)
+    sixes = Count(required=True)
+    seven_of_diamonds = Bool(required=True)
+
+
+class SideInput(OneOfFields):
+    exclusive = ("captured", "counts")
+    captured = Cards(metadata={"description": "The side's pile: every card it captured."})
+    counts = fields.Nested(CountsInput)
+    sweeps = Count(required=True)
+
+
+class ScoreLine(Schema):
+    side = Count(required=True)
+    cards = Count(required=True)
+    diamonds = Count(required=True)
+    sevens = Count(required=True)
+    seven_of_diamonds = Count(required=True)
+    sweeps = Count(required=True)
+    primiera = Count(required=True)
+    total = Count(required=True)
+
+
+class ScoreRequest(Schema):
+    rules = RulesField(required=True)
+    sides = fields.List(fields.Nested(SideInput), required=True, validate=SIDES)
+    last_capturer = StrictInt(validate=validate.Range(min=0, max=2), allow_none=True)
+    claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
+
+
+class DecisionClaim(Schema):
+    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
+    winner = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
+
+
+class MatchRequest(Schema):
+    rules = RulesField(required=True)
+    scores = fields.List(Count(), required=True, validate=SIDES)
+    round_points = fields.List(Count(), required=True, validate=SIDES)
+    claimed = fields.Nested(DecisionClaim)
+
+
+class DealRequest(Schema):
+    rules = RulesField(required=True)
+    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    dealer = Seat(required=True)
+    deck = Cards(min_items=MAX_CARDS, metadata={"description": "The deck after shuffling and cutting, top first."})
+    seed = SeedField()
+    cut = fields.String(validate=validate.OneOf(["keep", "table"]), metadata={"description": "chkobba only."})
+
+    @validates_schema
+    def _deck_or_seed(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("deck") is not None and data.get("seed") is not None:
+            raise ValidationError("give a deck or a seed, not both", "seed")
+
+
+class MoveInput(OneOfFields):
+    exclusive = ("card", "cut")
+    card = CardField()
+    capture = fields.List(CardField(), validate=validate.Length(max=MAX_CARDS - 1), allow_none=True)
+    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    seat = Seat(metadata={"description": "When given, must be the seat whose turn it is."})
+
+
+class StateSchema(Schema):
+    rules = RulesField(required=True)
+    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    dealer = Seat(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
+    turn = Seat(required=True, allow_none=True)
+    hands = fields.List(Cards(max_items=MAX_HAND), required=True, validate=validate.Length(min=2, max=4))
+    table = Cards(required=True)
+    stock = Cards(required=True)
+    piles = fields.List(Cards(), required=True, validate=SIDES)
+    sweeps = fields.List(Count(), required=True, validate=SIDES)
+    last_capturer = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
+
+
+class PlayRequest(Schema):
+    state = fields.Nested(StateSchema, required=True)
+    move = fields.Nested(MoveInput, required=True)
+
+
+class ReplayRequest(Schema):
+    rules = RulesField(required=True)
+    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    dealer = Seat(required=True)
+    deck = Cards(required=True, min_items=MAX_CARDS)
+    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    moves = fields.List(fields.Nested(MoveInput), required=True, validate=validate.Length(max=MAX_MOVES))
+    claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
+
+
+# ---- responses (documentation; the views build them as plain dicts) ------------------------------
+
+
+class CaptureOptionOut(Schema):
+    capture = fields.List(CardField(), required=True)
+    sweep = fields.Boolean(required=True)
+
+
+class CardMovesOut(Schema):
+    card = CardField(required=True)
+    value = fields.Integer(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["match", "sum", "none"]))
+    options = fields.List(fields.Nested(CaptureOptionOut), required=True)
+
+
+class CapturesResponse(Schema):
+    moves = fields.List(fields.Nested(CardMovesOut), required=True)
+
+
+class MoveResponse(Schema):
+    card = CardField(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["match", "sum", "none"]))
+    captured = fields.List(CardField(), required=True, metadata={"description": "The played card and the cards taken."})
+    taken = fields.List(CardField(), required=True)
+    sweep = fields.Boolean(required=True)
+    table = fields.List(CardField(), required=True)
+    hand = fields.List(CardField(), required=True)
+
+
+class ScoreDiscrepancy(Schema):
+    side = fields.Integer(required=True)
+    category = fields.String(required=True, validate=validate.OneOf([*CATEGORIES, "total"]))
+    claimed = fields.Integer(required=True)
+    expected = fields.Integer(required=True)
+
+
+class ScoreResponse(Schema):
+    breakdown = fields.List(fields.Nested(ScoreLine), required=True)
+    valid = fields.Boolean(metadata={"description": "Present with a claim: whether it equals the breakdown."})
+    discrepancies = fields.List(fields.Nested(ScoreDiscrepancy))
+
+
+class DecisionDiscrepancyOut(Schema):
+    field = fields.String(required=True, validate=validate.OneOf(["outcome", "winner"]))
+    claimed = fields.Raw(required=True, allow_none=True, metadata={"type": ["string", "integer"]})
+    expected = fields.Raw(required=True, allow_none=True, metadata={"type": ["string", "integer"]})
+
+
+class MatchResponse(Schema):
+    scores = fields.List(fields.Integer(), required=True)
+    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
+    winner = fields.Integer(required=True, allow_none=True)
+    target = fields.Integer(required=True, allow_none=True)
+    valid = fields.Boolean()
+    discrepancies = fields.List(fields.Nested(DecisionDiscrepancyOut))
+
+
+class StateOut(StateSchema):
+    pass
+
+
+class DealResponse(Schema):
+    state = fields.Nested(StateOut, required=True)
+    deck = fields.List(CardField(), required=True, metadata={"description": "The deck dealt, top first."})
+
+
+class EventOut(Schema):
+    seat = fields.Integer(required=True)
+    card = CardField()
+    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    kind = fields.String(validate=validate.OneOf(["match", "sum", "none"]))
+    captured = fields.List(CardField())
+    sweep = fields.Boolean()
+    dealt = fields.Boolean(required=True, metadata={"description": "Every hand was empty: 3 more cards each."})
+    collected = fields.List(
+        CardField(), required=True, metadata={"description": "End of round: the rest of the table."}
+    )
+    redeal = fields.Boolean(required=True)
+
+
+class PlayResponse(Schema):
+    state = fields.Nested(StateOut, required=True)
+    event = fields.Nested(EventOut, required=True)
+    breakdown = fields.List(fields.Nested(ScoreLine), allow_none=True, required=True)
+
+
+class MoveVerdictOut(Schema):
+    index = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    card = CardField()
+    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    verdict = fields.String(required=True, validate=validate.OneOf(["legal", "illegal"]))
+    code = fields.String()
+    reason = fields.String()
+    captured = fields.List(CardField(), required=True)
+    sweep = fields.Boolean(required=True)
+    legal = fields.List(
+        fields.Nested(CardMovesOut), metadata={"description": "When illegal: what the seat could play."}
+    )
+    legal_cuts = fields.List(fields.String(), metadata={"description": "When illegal in phase cut: keep, table."})
+
+
+class ClaimVerdict(Schema):
+    valid = fields.Boolean(required=True)
+    reason = fields.String()
+    discrepancies = fields.List(fields.Nested(ScoreDiscrepancy), required=True)
+
+
+class ReplayResponse(Schema):
+    valid = fields.Boolean(required=True, metadata={"description": "Every move of the record is legal."})
+    complete = fields.Boolean(required=True, metadata={"description": "The record reaches the end of the round."})
+    first_illegal = fields.Integer(required=True, allow_none=True)
+    moves = fields.List(fields.Nested(MoveVerdictOut), required=True)
+    state = fields.Nested(StateOut, required=True)
+    breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
+    claim = fields.Nested(ClaimVerdict)
+
+
+# Every request schema, compiled once: loading is on the hot path of every request.
+REQUESTS = {
+    name: cls()
+    for name, cls in {
+        "captures": CapturesRequest,
+        "moves": MoveRequest,
+        "scores": ScoreRequest,
+        "match": MatchRequest,
+        "deal": DealRequest,
+        "play": PlayRequest,
+        "replay": ReplayRequest,
+    }.items()
+}
+
+__all__ = ["REQUESTS", "CodedMessage"]
+
+
+class OptionOut(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer"]))
+    default = fields.Raw(required=True, allow_none=True, metadata={"type": ["boolean", "integer"]})
+    description = fields.String(required=True)
+    suggested = fields.List(fields.Raw(metadata={"type": ["boolean", "integer"]}), required=True)
+
+
+class FigureOut(Schema):
+    rank = fields.String(required=True)
+    value = fields.Integer(required=True)
+    names = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class CategoryOut(Schema):
+    code = fields.String(required=True, validate=validate.OneOf(list(CATEGORIES)))
+    scored = fields.String(required=True, validate=validate.OneOf(["always", "option", "never"]))
+    names = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class RedealOut(Schema):
+    count = fields.Integer(required=True)
+    ranks = fields.List(fields.String(), required=True, allow_none=True)
+
+
+class RulesetOut(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    sources = fields.List(fields.String(), required=True)
+    players = fields.List(fields.Integer(), required=True)
+    sides = fields.List(fields.Integer(), required=True)
+    values = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    figures = fields.List(fields.Nested(FigureOut), required=True)
+    sum_policy = fields.String(required=True, validate=validate.OneOf(["any", "most_cards"]))
+    face_sums = fields.Boolean(required=True, metadata={"description": "J, Q, K capture sums (by default)."})
+    cut_ritual = fields.Boolean(required=True)
+    redeal = fields.Nested(RedealOut, required=True, allow_none=True)
+    default_target = fields.Integer(required=True, allow_none=True)
+    named_targets = fields.List(fields.Integer(), required=True)
+    options = fields.List(fields.Nested(OptionOut), required=True)
+    categories = fields.List(fields.Nested(CategoryOut), required=True)
+    notes = fields.List(fields.String(), required=True)
+
+
+class RulesetsResponse(Schema):
+    rulesets = fields.List(fields.Nested(RulesetOut), required=True)
+
+
+class ProblemOut(Schema):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(required=True, metadata={"description": "Stable machine code of the problem."})
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        metadata={"description": "Validation messages per field path (dot-separated)."},
+    )
+    options = fields.List(
+        fields.Nested(CaptureOptionOut), metadata={"description": "Moves: the played card's options."}
+    )
+    legal = fields.List(fields.Nested(CardMovesOut), metadata={"description": "Moves: what each hand card may do."})
+
+
+class HealthOut(Schema):
+    status = fields.String(required=True)

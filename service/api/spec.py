@@ -1,0 +1,231 @@
+"""Builds ``openapi.yaml`` from the operation registry and the marshmallow schemas.
+
+The committed file is generated, never edited: ``python -m service.api.spec > openapi.yaml``.
+A test fails when the committed file differs from what this module produces. Response examples
+are the service's real answers to the request examples.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import metadata
+from typing import Any
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask.testing import FlaskClient
+from marshmallow import Schema, fields
+
+from service.rules import DECK, PROFILES
+
+from .fields import Referenced
+from .operations import OPERATIONS, Operation
+from .problems import MEDIA_TYPE
+from .schemas import OneOfFields, ProblemOut
+
+VERSION = metadata.version("chkobba-referee")
+DESCRIPTION = """\
+The reference rules-adjudication service for Chkobba, Tunisia's national card game, and its
+Scopa-family relatives (profiles `chkobba`, `chkobba-crp`, `scopa`). Stateless: every request
+carries everything needed to answer it.
+
+* Cards are two-character codes: rank `A 2 3 4 5 6 7 J Q K`, suit `D H S C` (`7D`, `QH`).
+* `rules` is a profile id or `{"profile", "options"}`; an option the profile lacks is a 422.
+* Every answer that is not a success is `application/problem+json` (RFC 9457) with a stable
+  `code`; validation problems add `errors`, a map from field path to messages; illegal moves add
+  `options` (the played card's legal captures) and `legal` (what each hand card may do).
+* Request bodies over 64 KiB are refused with 413.
+* The portable seeded shuffle and its test vectors: `docs/seeded-shuffle.md`.
+"""
+
+STANDARD_PROBLEMS = {
+    "400": "The body is not JSON (`malformed-json`).",
+    "413": "The body is larger than 64 KiB (`body-too-large`).",
+    "415": "The body is not `application/json` (`unsupported-media-type`).",
+    "422": "The request breaks the contract or the rules; `code` says how, `errors` where.",
+}
+
+
+def _schema_name(schema: type[Schema] | Schema) -> str:
+    cls = schema if isinstance(schema, type) else type(schema)
+    name = cls.__name__
+    return name[: -len("Out")] if name.endswith("Out") and name != "StateOut" else name
+
+
+def _referenced(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:  # type: ignore[type-arg]
+    if not isinstance(field, Referenced):
+        return {}
+    ref = {"$ref": f"#/components/schemas/{field.openapi_ref}"}
+    return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
+
+
+def _components() -> dict[str, dict[str, Any]]:
+    profile_ids = list(PROFILES)
+    rules_objects = []
+    for profile in PROFILES.values():
+        options: dict[str, Any] = {}
+        for spec in profile.options.values():
+            if spec.type is bool:
+                options[spec.name] = {"type": "boolean", "default": spec.default, "description": spec.description}
+            else:
+                options[spec.name] = {"type": "integer", "minimum": 1, "description": spec.description}
+                if spec.default is not None:
+                    options[spec.name]["default"] = spec.default
+        rules_objects.append(
+            {
+                "type": "object",
+                "title": f"{profile.id} with options",
+                "properties": {
+                    "profile": {"const": profile.id},
+                    "options": {"type": "object", "properties": options, "additionalProperties": False},
+                },
+                "required": ["profile"],
+                "additionalProperties": False,
+            }
+        )
+    return {
+        "Card": {
+            "type": "string",
+            "enum": [c.code for c in DECK],
+            "description": "A card: rank (A 2 3 4 5 6 7 J Q K) then suit (D H S C).",
+            "example": "7D",
+        },
+        "Rules": {
+            "description": "A profile id, or a profile with options. An option the profile lacks is an error.",
+            "oneOf": [{"type": "string", "enum": profile_ids, "title": "profile id"}, *rules_objects],
+            "example": "chkobba",
+        },
+        "Seed": {
+            "description": "Seed of the portable shuffle: a string, or a whole number taken as its decimal text.",
+            "oneOf": [
+                {"type": "string", "minLength": 1, "maxLength": 256},
+                {"type": "integer", "minimum": -18446744073709551615, "maximum": 18446744073709551615},
+            ],
+            "example": "chkobba",
+        },
+    }
+
+
+def _run_examples(client: FlaskClient, op: Operation) -> dict[str, dict[str, Any]]:
+    """Each request example answered by the service, grouped by status code."""
+    by_status: dict[str, dict[str, Any]] = {}
+    for name, example in op.examples.items():
+        response = client.open(op.path, method=op.method.upper(), json=example["body"])
+        by_status.setdefault(str(response.status_code), {})[name] = {
+            "summary": example["summary"],
+            "value": response.get_json(),
+        }
+    return by_status
+
+
+def build() -> dict[str, Any]:
+    from service.app import create_app  # registers every operation
+
+    client = create_app({"TESTING": True}).test_client()
+    spec = APISpec(
+        title="Chkobba referee",
+        version=VERSION,
+        openapi_version="3.1.0",
+        plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
+        info={"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
+        servers=[{"url": "http://127.0.0.1:8080", "description": "make run"}],
+        tags=[
+            {"name": "rules", "description": "The rules profiles as data."},
+            {"name": "adjudication", "description": "Captures, plays, scores and match decisions."},
+            {"name": "rounds", "description": "Whole rounds: deal, play move by move, replay a record."},
+            {"name": "operations", "description": "Health, readiness, metrics and this contract."},
+        ],
+    )
+    plugin = spec.plugins[0]
+    assert isinstance(plugin, MarshmallowPlugin) and plugin.converter is not None
+    plugin.converter.map_to_openapi_type(Referenced, None, None)  # type: ignore[no-untyped-call]
+    plugin.converter.add_attribute_function(_referenced)  # type: ignore[no-untyped-call]
+    for name, schema in _components().items():
+        spec.components.schema(name, schema)
+    spec.components.schema("Problem", schema=ProblemOut)
+
+    for op in sorted(OPERATIONS, key=lambda o: (o.path, o.method)):
+        spec.path(path=op.path, operations={op.method: _operation(client, op)}, parameters=list(op.parameters))
+    document = spec.to_dict()
+    _exactly_one_of(document)
+    return {"openapi": document.pop("openapi"), **document}
+
+
+def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
+    ran = _run_examples(client, op) if op.examples else {}
+    responses: dict[str, Any] = {}
+    ok: dict[str, Any] = {"description": "Success."}
+    if op.response is not None:
+        content: dict[str, Any] = {"schema": op.response}
+        if "200" in ran:
+            content["examples"] = ran["200"]
+        ok["content"] = {"application/json": content}
+    elif op.media_type == "application/yaml":
+        ok["content"] = {op.media_type: {"schema": {"type": "object", "description": "This OpenAPI document."}}}
+    else:
+        ok["content"] = {op.media_type: {"schema": {"type": "string"}}}
+    responses["200"] = ok
+    problems = dict(STANDARD_PROBLEMS) if op.request is not None else {}
+    if op.operation_id == "getRuleset":
+        problems["404"] = "No such profile (`unknown-profile`)."
+    if op.operation_id == "getReadiness":
+        not_ready = {"schema": {"$ref": "#/components/schemas/Health"}}
+        responses["503"] = {"description": "Not ready yet.", "content": {"application/json": not_ready}}
+    for status, description in problems.items():
+        problem: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
+        if status in ran:
+            problem["examples"] = ran[status]
+        responses[status] = {"description": description, "content": {MEDIA_TYPE: problem}}
+    responses["default"] = {
+        "description": "Any other problem (404, 405 with `Allow`, ...).",
+        "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    unexpected = set(ran) - set(responses)
+    if unexpected:
+        raise RuntimeError(f"{op.operation_id}: examples answered with undocumented statuses {sorted(unexpected)}")
+    operation: dict[str, Any] = {
+        "operationId": op.operation_id,
+        "summary": op.summary,
+        "description": op.description,
+        "tags": [op.tag],
+        "responses": responses,
+    }
+    if op.request is not None:
+        body: dict[str, Any] = {"schema": op.request}
+        if op.examples:
+            body["examples"] = {n: {"summary": e["summary"], "value": e["body"]} for n, e in op.examples.items()}
+        operation["requestBody"] = {"required": True, "content": {"application/json": body}}
+    return operation
+
+
+def _exactly_one_of(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    for cls in OneOfFields.__subclasses__():
+        schemas[_schema_name(cls)]["oneOf"] = [{"required": [name]} for name in cls.exclusive]
+
+
+class _Dumper(yaml.SafeDumper):
+    """Writes multi-line text as literal blocks, so the descriptions read as they were written."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
+
+
+def _list(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.Node:
+    flat = all(isinstance(item, str | int | bool) or item is None for item in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flat and bool(value))
+
+
+_Dumper.add_representer(str, _text)
+_Dumper.add_representer(list, _list)
+
+
+def render() -> str:
+    text: str = yaml.dump(build(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
+    return text
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())

@@ -1,0 +1,78 @@
+"""Operational endpoints: liveness, readiness, metrics and the contract itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app
+
+from service.api.operations import Operation, operation
+from service.api.schemas import HealthOut
+from service.api.views import answer
+
+from . import metrics
+
+bp = Blueprint("ops", __name__)
+SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+@operation(bp, Operation("getHealth", "get", "/healthz", "Liveness", "The process answers.", "operations", HealthOut))
+def healthz() -> Response:
+    return answer({"status": "ok"})
+
+
+@operation(
+    bp,
+    Operation(
+        "getReadiness",
+        "get",
+        "/readyz",
+        "Readiness",
+        "Ready to adjudicate: the contract is loaded.",
+        "operations",
+        HealthOut,
+    ),
+)
+def readyz() -> Response:
+    if not current_app.config.get("OPENAPI_YAML"):
+        return Response('{"status":"starting"}', status=503, mimetype="application/json")
+    return answer({"status": "ready"})
+
+
+@operation(
+    bp,
+    Operation(
+        "getMetrics",
+        "get",
+        "/metrics",
+        "Prometheus metrics",
+        "Request counts and latency histograms per operation and status, illegal moves by code, claims by verdict, "
+        "merged across every gunicorn worker.",
+        "operations",
+        None,
+        media_type="text/plain",
+    ),
+)
+def metrics_view() -> Response:
+    return metrics.exposition()
+
+
+@operation(
+    bp,
+    Operation(
+        "getOpenapi",
+        "get",
+        "/openapi.yaml",
+        "This contract",
+        "The OpenAPI 3.1 document this service follows.",
+        "operations",
+        None,
+        media_type="application/yaml",
+    ),
+)
+def openapi_yaml() -> Response:
+    return Response(current_app.config["OPENAPI_YAML"], mimetype="application/yaml")
+
+
+def load_spec() -> bytes:
+    return SPEC_PATH.read_bytes() if SPEC_PATH.exists() else b""
