@@ -34,7 +34,7 @@ run: install
 
 # Regenerate the committed contract from the schemas and the operation registry.
 openapi: install
-	$(BIN)/python -m service.api.spec > openapi.yaml
+	$(BIN)/python -m service.api.spec openapi.yaml
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

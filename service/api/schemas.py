@@ -275,6 +275,11 @@ class PlayResponse(Schema):
     state = fields.Nested(StateOut, required=True)
     event = fields.Nested(EventOut, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), allow_none=True, required=True)
+    next_dealer = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Once over: who deals next (the dealer's right). After a redeal: the same dealer."},
+    )
 
 
 class MoveVerdictOut(Schema):
@@ -306,6 +311,7 @@ class ReplayResponse(Schema):
     moves = fields.List(fields.Nested(MoveVerdictOut), required=True)
     state = fields.Nested(StateOut, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
+    next_dealer = fields.Integer(required=True, allow_none=True, metadata={"description": "As in playRound."})
     claim = fields.Nested(ClaimVerdict)
 
 

@@ -1,6 +1,6 @@
 """Builds ``openapi.yaml`` from the operation registry and the marshmallow schemas.
 
-The committed file is generated, never edited: ``python -m service.api.spec > openapi.yaml``.
+The committed file is generated, never edited: ``python -m service.api.spec openapi.yaml``.
 A test fails when the committed file differs from what this module produces. Response examples
 are the service's real answers to the request examples.
 """
@@ -228,4 +228,7 @@ def render() -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(render())
+    # Written to the named file, not stdout: the examples run the app, which may log to stdout.
+    text = render()
+    with open(sys.argv[1] if len(sys.argv) > 1 else "openapi.yaml", "w", encoding="utf-8") as out:
+        out.write(text)

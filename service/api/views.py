@@ -280,7 +280,8 @@ def play_round() -> Response:
         exc.field = exc.field if exc.field and exc.field.startswith("move") else f"move.{exc.field}"
         raise
     breakdown = breakdown_json(round_breakdown(after)) if after.phase is Phase.OVER else None
-    return answer({"state": after.to_json(), "event": event.to_json(), "breakdown": breakdown})
+    out = {"state": after.to_json(), "event": event.to_json(), "breakdown": breakdown, "next_dealer": after.next_dealer}
+    return answer(out)
 
 
 @operation(
@@ -312,6 +313,7 @@ def replay() -> Response:
         "moves": [verdict_json(v) for v in result.moves],
         "state": result.state.to_json(),
         "breakdown": breakdown_json(breakdown),
+        "next_dealer": result.state.next_dealer,
     }
     for verdict in result.moves:
         if not verdict.legal and verdict.code:

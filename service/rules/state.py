@@ -49,6 +49,14 @@ class RoundState:
         """The seat after the dealer: it receives first, cuts in chkobba, and leads every hand."""
         return (self.dealer + 1) % self.players
 
+    @property
+    def next_dealer(self) -> int | None:
+        """Who deals the next round once this one is over: the deal passes to the dealer's right
+        (RULES.md §2), after a tiebreak or drawn round too. A redeal keeps the same dealer."""
+        if self.phase is Phase.OVER:
+            return self.leader
+        return self.dealer if self.phase is Phase.REDEAL else None
+
     def side_of(self, seat: int) -> int:
         return seat % self.sides
 
