@@ -27,7 +27,11 @@ class CodedMessage(str):
 
 
 def coded_error(exc: RulesError) -> ValidationError:
-    return ValidationError(CodedMessage(exc.message, exc.code))
+    """The core's error as marshmallow's, nested at the path the core names below the field."""
+    message: Any = [CodedMessage(exc.message, exc.code)]
+    for part in reversed((exc.field or "").split(".")[1:]):
+        message = {part: message}
+    return ValidationError(message)
 
 
 class Referenced(fields.Field):  # type: ignore[type-arg]
@@ -40,6 +44,11 @@ class CardField(Referenced):
     """A card code such as ``7D``, loaded as an interned ``Card`` and dumped as its code."""
 
     openapi_ref = "Card"
+
+    def make_error(self, key: str, **kwargs: Any) -> ValidationError:
+        if key == "null":  # a null where a card belongs is not a card, like any other non-card
+            return ValidationError(CodedMessage("null is not a card", "invalid-card"))
+        return super().make_error(key, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
         try:

@@ -168,7 +168,8 @@ class StateSchema(Schema):
     dealer = Seat(required=True)
     phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     turn = Seat(required=True, allow_none=True)
-    hands = fields.List(Cards(max_items=MAX_HAND), required=True, validate=validate.Length(min=2, max=4))
+    # Hand sizes are RULES.md §9 matters: the core answers them as bad-state, naming the hand.
+    hands = fields.List(Cards(), required=True, validate=validate.Length(min=2, max=4))
     table = Cards(required=True)
     stock = Cards(required=True)
     piles = fields.List(Cards(), required=True, validate=SIDES)

@@ -70,8 +70,4 @@ def exposition() -> Response:
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry = REGISTRY
-    return Response(
-        generate_latest(registry),
-        mimetype=CONTENT_TYPE_LATEST.split(";")[0],
-        headers={"Content-Type": CONTENT_TYPE_LATEST},
-    )
+    return Response(generate_latest(registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -1,0 +1,299 @@
+"""/metrics under gunicorn with two workers: the counts merged across workers add up exactly.
+
+Starts the real server (gunicorn.conf.py, prometheus multiprocess mode in a pytest tmp dir), sends a
+known mix of requests on fresh connections from several threads so that both workers serve, then
+scrapes /metrics and checks every count. Only the standard library speaks HTTP here.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from prometheus_client import multiprocess
+from prometheus_client.parser import text_string_to_metric_families
+
+from .conftest import CANONICAL, deck_starting
+
+ROOT = Path(__file__).resolve().parents[2]
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+pytestmark = pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed next to this python")
+
+CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]}
+AMBIGUOUS = {"rules": "chkobba", "table": ["7S", "7D", "AC"], "hand": ["7C", "2H"], "play": {"card": "7C"}}
+SIDES = [
+    {"counts": {"cards": 22, "diamonds": 6, "sevens": 2, "sixes": 3, "seven_of_diamonds": True}, "sweeps": 1},
+    {"counts": {"cards": 18, "diamonds": 4, "sevens": 2, "sixes": 1, "seven_of_diamonds": False}, "sweeps": 0},
+]
+LINE = {"cards": 1, "diamonds": 1, "sevens": 1, "seven_of_diamonds": 1, "sweeps": 1, "primiera": 0, "total": 5}
+GOOD_CLAIM = [{"side": 0, **LINE}, {"side": 1, **{k: 0 for k in LINE}}]
+BAD_CLAIM = [{"side": 0, **LINE, "total": 4}, {"side": 1, **{k: 0 for k in LINE}}]
+DECK = deck_starting("QH", "5S", "4H", "7C", "AC", "2H", "AD", "2D", "3C", "2S")  # seat 1 leads with QH 5S 4H
+
+
+def state_after_deal() -> dict:
+    """The state dealt from DECK (dealer 0, cut keep), written out by hand (RULES.md §3)."""
+    return {
+        "rules": "chkobba",
+        "players": 2,
+        "dealer": 0,
+        "phase": "play",
+        "turn": 1,
+        "hands": [["7C", "AC", "2H"], ["QH", "5S", "4H"]],
+        "table": ["AD", "2D", "3C", "2S"],
+        "stock": DECK[10:],
+        "piles": [[], []],
+        "sweeps": [0, 0],
+        "last_capturer": None,
+    }
+
+
+def plan() -> list[tuple[str, str, str, object, int]]:
+    """(operation label, method, path, JSON body or raw (content type, bytes), expected status), 40 in all."""
+    state = state_after_deal()
+    requests: list[tuple[str, str, str, object, int]] = []
+    requests += [("listRulesets", "GET", "/v1/rulesets", None, 200)] * 3
+    requests += [("getRuleset", "GET", "/v1/rulesets/chkobba", None, 200)] * 2
+    requests += [("getRuleset", "GET", "/v1/rulesets/nope", None, 404)] * 2
+    requests += [("legalCaptures", "POST", "/v1/captures", CAPTURES, 200)] * 4
+    requests += [("legalCaptures", "POST", "/v1/captures", ("application/json", b"{"), 400)] * 2
+    requests += [("legalCaptures", "POST", "/v1/captures", ("text/plain", b"{}"), 415)]
+    requests += [("applyMove", "POST", "/v1/moves", {**CAPTURES, "play": {"card": "QH"}}, 200)] * 3
+    requests += [("applyMove", "POST", "/v1/moves", {**CAPTURES, "play": {"card": "QH", "capture": []}}, 422)] * 3
+    requests += [("applyMove", "POST", "/v1/moves", AMBIGUOUS, 422)] * 2
+    requests += [("applyMove", "POST", "/v1/moves", {**AMBIGUOUS, "play": {"card": "5C"}}, 422)]
+    requests += [("scoreRound", "POST", "/v1/scores", {"rules": "chkobba", "sides": SIDES}, 200)]
+    requests += [
+        ("scoreRound", "POST", "/v1/scores", {"rules": "chkobba", "sides": SIDES, "claimed": GOOD_CLAIM}, 200)
+    ] * 2
+    requests += [
+        ("scoreRound", "POST", "/v1/scores", {"rules": "chkobba", "sides": SIDES, "claimed": BAD_CLAIM}, 200)
+    ] * 3
+    match = {"rules": "chkobba", "scores": [17, 12], "round_points": [5, 1]}
+    requests += [
+        ("decideMatch", "POST", "/v1/match-decisions", {**match, "claimed": {"outcome": "won", "winner": 0}}, 200)
+    ]
+    requests += [
+        (
+            "decideMatch",
+            "POST",
+            "/v1/match-decisions",
+            {**match, "claimed": {"outcome": "continue", "winner": None}},
+            200,
+        )
+    ] * 2
+    requests += [("decideMatch", "POST", "/v1/match-decisions", {**match, "scores": [21, 3]}, 422)]
+    deal = {"rules": "chkobba", "players": 2, "dealer": 0, "deck": DECK, "cut": "keep"}
+    requests += [
+        ("dealRound", "POST", "/v1/rounds", deal, 200),
+        ("dealRound", "POST", "/v1/rounds", {**deal, "deck": CANONICAL}, 200),
+    ]
+    sweep = {"card": "QH", "capture": ["AD", "2D", "3C", "2S"]}
+    requests += [("playRound", "POST", "/v1/rounds/play", {"state": state, "move": sweep}, 200)]
+    requests += [("playRound", "POST", "/v1/rounds/play", {"state": state, "move": {"card": "7C", "seat": 0}}, 422)]
+    requests += [("playRound", "POST", "/v1/rounds/play", {"state": state, "move": {"cut": "keep"}}, 422)]
+    record = {**deal, "moves": [sweep, {"card": "7C"}, {"card": "AC"}], "claimed": GOOD_CLAIM}  # AC: seat 1's turn
+    requests += [("replayRound", "POST", "/v1/rounds/replay", record, 200)]
+    requests += [("unmatched", "GET", "/no/such/path", None, 404)]
+    assert len(requests) == 40
+    return requests
+
+
+# What the plan must add to the illegal-move and claim counters.
+EXPECTED_ILLEGAL = {"illegal-move": 3, "ambiguous-capture": 2, "card-not-held": 2, "not-your-turn": 1, "wrong-phase": 1}
+EXPECTED_CLAIMS = {
+    ("score", "accepted"): 2,
+    ("score", "rejected"): 3,
+    ("decision", "accepted"): 1,
+    ("decision", "rejected"): 2,
+    ("replay", "rejected"): 1,  # the record stops at an illegal move, so the claim cannot stand
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def send(port: int, method: str, path: str, body: object = None, timeout: float = 5.0) -> tuple[int, bytes]:
+    headers = {"Connection": "close"}
+    data = None
+    if isinstance(body, tuple):
+        headers["Content-Type"], data = body
+    elif body is not None:
+        headers["Content-Type"], data = "application/json", json.dumps(body).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def samples(text: str) -> dict[str, Counter]:
+    """Sample values by sample name, keyed by their sorted label items."""
+    found: dict[str, Counter] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            found.setdefault(sample.name, Counter())[tuple(sorted(sample.labels.items()))] += sample.value
+    return found
+
+
+def by_labels(values: Counter, *names: str) -> Counter:
+    out: Counter = Counter()
+    for labels, value in values.items():
+        d = dict(labels)
+        out[tuple(d.get(n) for n in names)] += value
+    return out
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    metrics_dir = tmp_path / "prometheus"
+    # Only this test's settings: no CHKOBBA_* variable of the calling shell (a log level, a bind) leaks in.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHKOBBA_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+    env.update(PORT=str(port), CHKOBBA_WORKERS="2", PROMETHEUS_MULTIPROC_DIR=str(metrics_dir))
+    log_path = tmp_path / "gunicorn.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(GUNICORN), "-c", "gunicorn.conf.py", "service.app:create_app()"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        # Poll /healthz in pairs of concurrent requests until both workers have answered (each has
+        # written its own sample files), so that the requests under test can reach either one.
+        health_polls = 0
+        deadline = time.monotonic() + 10
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            while len(served_pids(metrics_dir)) < 2:
+                assert process.poll() is None, log_path.read_text(errors="replace")
+                assert time.monotonic() < deadline, (
+                    "two gunicorn workers did not answer /healthz: " + log_path.read_text(errors="replace")
+                )
+                health_polls += sum(status == 200 for status in pool.map(lambda _: health(port), range(2)))
+                time.sleep(0.02)
+        yield {
+            "port": port,
+            "metrics_dir": metrics_dir,
+            "log": log_path,
+            "health_polls": health_polls,
+            "process": process,
+        }
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+
+
+def health(port: int) -> int | None:
+    try:
+        return send(port, "GET", "/healthz", timeout=2)[0]
+    except OSError:  # not listening yet
+        return None
+
+
+def served_pids(metrics_dir: Path) -> set[int]:
+    """The pids that wrote sample files: a worker writes them when it first counts a request."""
+    if not metrics_dir.is_dir():
+        return set()
+    return {int(m.group(1)) for f in metrics_dir.iterdir() if (m := re.fullmatch(r"\w+?_(\d+)\.db", f.name))}
+
+
+def requests_of_worker(metrics_dir: Path, pid: int) -> Counter:
+    """chkobba_http_requests_total from one worker's own files, by (operation, status)."""
+    files = [str(f) for f in metrics_dir.glob(f"*_{pid}.db")]
+    out: Counter = Counter()
+    for metric in multiprocess.MultiProcessCollector.merge(files, accumulate=True):
+        for sample in metric.samples:
+            if sample.name == "chkobba_http_requests_total":
+                out[sample.labels["operation"], sample.labels["status"]] += sample.value
+    return out
+
+
+def worker_pids(log_path: Path) -> set[int]:
+    return {int(p) for p in re.findall(r"Booting worker with pid: (\d+)", log_path.read_text(errors="replace"))}
+
+
+def test_metrics_add_up_across_two_workers(server):
+    port = server["port"]
+    requests = plan()
+
+    def run(item):
+        operation, method, path, body, expected = item
+        status, payload = send(port, method, path, body)
+        assert status == expected, (operation, path, status, payload[:300])
+        return operation, status
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answered = list(pool.map(run, requests))
+
+    expected_requests = Counter((op, str(status)) for op, status in answered)
+    expected_requests[("getHealth", "200")] += server["health_polls"]
+
+    status, _ = send(port, "GET", "/metrics")
+    assert status == 200
+    status, text = send(port, "GET", "/metrics")  # the second scrape counts the first
+    assert status == 200
+    expected_requests[("getMetrics", "200")] += 1
+    found = samples(text.decode())
+
+    requests_total = by_labels(found["chkobba_http_requests_total"], "operation", "status")
+    assert {k: v for k, v in requests_total.items() if v} == dict(expected_requests)
+
+    latency_count = by_labels(found["chkobba_http_request_duration_seconds_count"], "operation", "status")
+    assert {k: v for k, v in latency_count.items() if v} == dict(expected_requests)
+    buckets = found["chkobba_http_request_duration_seconds_bucket"]
+    infinite = by_labels(Counter({k: v for k, v in buckets.items() if dict(k)["le"] == "+Inf"}), "operation", "status")
+    assert {k: v for k, v in infinite.items() if v} == dict(expected_requests)
+
+    illegal = by_labels(found["chkobba_illegal_moves_total"], "code")
+    assert {k[0]: v for k, v in illegal.items() if v} == EXPECTED_ILLEGAL
+
+    claims = by_labels(found["chkobba_claims_total"], "kind", "verdict")
+    assert {k: v for k, v in claims.items() if v} == EXPECTED_CLAIMS
+
+    # Both workers served: each wrote its own sample files, named by pid, and the merged counts are
+    # the sum of the two workers' own counts.
+    pids = worker_pids(server["log"])
+    assert len(pids) == 2, server["log"].read_text(errors="replace")
+    assert served_pids(server["metrics_dir"]) == pids
+    per_worker = {pid: requests_of_worker(server["metrics_dir"], pid) for pid in pids}
+    assert sum(per_worker.values(), Counter()) == expected_requests + Counter({("getMetrics", "200"): 1})
+    for pid, counts in per_worker.items():
+        assert sum(v for (op, _), v in counts.items() if op != "getHealth") > 0, (pid, per_worker)
+
+    # Scraped again (from whichever worker answers), the merged counts stay the same, one scrape more.
+    for scrape in range(3):
+        status, text = send(port, "GET", "/metrics")
+        assert status == 200
+        again = by_labels(samples(text.decode())["chkobba_http_requests_total"], "operation", "status")
+        assert again[("getMetrics", "200")] == 2 + scrape
+        assert sum(again.values()) == sum(expected_requests.values()) + 1 + scrape
+
+
+def test_gunicorn_stops_on_sigterm(server):
+    process = server["process"]
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=10) == 0
