@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidScores, MatchAlreadyOver
-from .profiles import Rules
+from .profiles import Rules, RulesLike
 
 
 class Outcome(enum.Enum):
@@ -38,8 +38,9 @@ class DecisionDiscrepancy:
         return {"field": self.field, "claimed": self.claimed, "expected": self.expected}
 
 
-def decide_match(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> Decision:
+def decide_match(rules: RulesLike, scores: Sequence[int], round_points: Sequence[int]) -> Decision:
     """Add a complete round's points to the match scores and decide what happens next."""
+    rules = Rules.of(rules)
     _check(rules, scores, round_points)
     after = tuple(s + p for s, p in zip(scores, round_points, strict=True))
     target = rules.target

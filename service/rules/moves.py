@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from .captures import CaptureKind, Captures, captures_of, table_and_hand
 from .cards import Card, CardLike, card_of, parse_cards
-from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, MoveError
+from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, MoveError
 from .profiles import Rules, RulesLike
 
 
@@ -41,7 +41,11 @@ def apply_play(
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
     """
     table_cards, hand_cards = table_and_hand(table, hand)
-    played = card_of(card)
+    try:
+        played = card_of(card)
+    except InvalidCard as exc:
+        exc.field = "card"
+        raise
     taken = None if capture is None else parse_cards(capture, where="capture")
     return play_on(Rules.of(rules), table_cards, hand_cards, played, taken, last_play)
 

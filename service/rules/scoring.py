@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit, check_disjoint
 from .errors import InvalidCounts
-from .profiles import Rules
+from .profiles import Rules, RulesLike
 
 TOTALS = {"cards": len(DECK), "diamonds": 10, "sevens": 4, "sixes": 4}
 # Italian primiera values (004 gives only the order, "mirroring Italian Scopa"; RULES.md §7).
@@ -122,9 +122,10 @@ def _check_room(tallies: Sequence[Tally]) -> None:
     )
 
 
-def score_round(rules: Rules, tallies: Sequence[Tally], last_capturer: int | None = None) -> tuple[SideScore, ...]:
+def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int | None = None) -> tuple[SideScore, ...]:
     """The breakdown per side. Checks the tallies first; ``last_capturer`` (a side) matters only to
     ``ties_to_last_capturer``."""
+    rules = Rules.of(rules)
     check_tallies(rules, tallies)
     n = len(tallies)
     if last_capturer is not None and not 0 <= last_capturer < n:
@@ -181,14 +182,18 @@ def _primiera(tallies: Sequence[Tally]) -> int | None:
 
 
 def compare_breakdown(expected: Sequence[SideScore], claimed: Sequence[Mapping[str, Any]]) -> list[Discrepancy]:
-    """One discrepancy per side and category (total included) where the claim differs."""
+    """One discrepancy per side and category (total included) where the claim differs. A claim
+    must give every category: one that leaves some out is malformed, not a silent agreement."""
     if len(claimed) != len(expected):
         raise InvalidCounts(f"the claim covers {len(claimed)} sides; the round has {len(expected)}", field="claimed")
     found = []
     for score, claim in zip(expected, claimed, strict=True):
         if claim.get("side", score.side) != score.side:
             raise InvalidCounts("claimed entries must list the sides in order from 0", field="claimed")
+        missing = [c for c in CATEGORY_FIELDS if c not in claim]
+        if missing:
+            raise InvalidCounts(f"the claim for side {score.side} lacks {', '.join(missing)}", field="claimed")
         for category, value in zip(CATEGORY_FIELDS, astuple(score)[1:], strict=True):
-            if category in claim and claim[category] != value:
+            if claim[category] != value:
                 found.append(Discrepancy(score.side, category, claim[category], value))
     return found

@@ -1,0 +1,138 @@
+"""Cards (RULES.md §1, CONTRACT.md "Cards") and the seeded shuffle (CONTRACT.md "Seeded shuffle")."""
+
+import hashlib
+import pickle
+
+import pytest
+
+from service.rules import (
+    DECK,
+    SEVEN_OF_DIAMONDS,
+    Card,
+    DuplicateCard,
+    InvalidCard,
+    InvalidInput,
+    Rank,
+    Suit,
+    parse_cards,
+    random_deck,
+    seeded_deck,
+)
+
+
+def test_card_parses_and_prints_its_two_character_code() -> None:
+    card = Card.parse("7D")
+    assert card.rank is Rank.SEVEN and card.suit is Suit.DIAMONDS
+    assert str(card) == "7D" and card.code == "7D"
+    assert card is SEVEN_OF_DIAMONDS
+    assert Card(Rank.QUEEN, Suit.HEARTS) is Card.parse("QH")
+
+
+def test_every_rank_and_suit_parses() -> None:
+    for rank in "A234567JQK":
+        for suit in "DHSC":
+            assert str(Card.parse(rank + suit)) == rank + suit
+
+
+def test_deck_is_forty_cards_in_canonical_order() -> None:
+    # Suits D H S C, each A 2 3 4 5 6 7 J Q K.
+    expected = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
+    assert [c.code for c in DECK] == expected
+    assert len(set(DECK)) == 40
+    assert [c.index for c in DECK] == list(range(40))
+
+
+def test_cards_are_immutable_and_survive_pickling() -> None:
+    card = Card.parse("KS")
+    with pytest.raises(AttributeError):
+        card.code = "KH"  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(card)) is card
+
+
+@pytest.mark.parametrize("code", ["8D", "9S", "10H", "7d", "qh", "7X", "D7", "", "7", "7DD", " 7D", "1D", "0H"])
+def test_invalid_card_code_is_rejected_naming_it(code: str) -> None:
+    with pytest.raises(InvalidCard) as info:
+        Card.parse(code)
+    assert info.value.code == "invalid-card"
+    assert repr(code) in info.value.message
+    assert info.value.details["card"] == code
+
+
+@pytest.mark.parametrize("value", [7, 7.0, None, True, ["7D"], b"7D"])
+def test_non_string_card_is_rejected_naming_it(value: object) -> None:
+    with pytest.raises(InvalidCard) as info:
+        Card.parse(value)
+    assert info.value.code == "invalid-card"
+    assert repr(value) in info.value.message
+    assert info.value.details["card"] == value
+
+
+@pytest.mark.parametrize("bad", ["8D", "10H", "7d", "7X", 10, 7])
+def test_parse_cards_names_the_bad_entry_and_its_position(bad: object) -> None:
+    with pytest.raises(InvalidCard) as info:
+        parse_cards(["AD", "2H", bad, "3S"], where="table")
+    assert info.value.code == "invalid-card"
+    assert info.value.field == "table.2"
+    assert info.value.details["card"] == bad
+    assert "table[2]" in info.value.message and repr(bad) in info.value.message
+
+
+def test_parse_cards_rejects_a_duplicate_naming_the_second_occurrence() -> None:
+    with pytest.raises(DuplicateCard) as info:
+        parse_cards(["7D", "QH", "7D"], where="hand")
+    assert info.value.code == "duplicate-card"
+    assert info.value.field == "hand.2"
+    assert info.value.details["card"] == "7D"
+    assert "7D" in info.value.message
+
+
+@pytest.mark.parametrize("value", ["7D", "7D QH", 7, None, b"7D"])
+def test_parse_cards_needs_a_list(value: object) -> None:
+    with pytest.raises(InvalidCard) as info:
+        parse_cards(value, where="table")  # type: ignore[arg-type]
+    assert info.value.field == "table"
+
+
+def test_parse_cards_accepts_codes_and_cards_in_order() -> None:
+    assert parse_cards(["QH", Card.parse("2D"), "AS"]) == (Card.parse("QH"), Card.parse("2D"), Card.parse("AS"))
+    assert parse_cards([]) == ()
+
+
+def reference_shuffle(seed: str) -> list[str]:
+    """CONTRACT.md "Seeded shuffle", written out step by step."""
+    deck = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
+    k = 0
+    for i in range(39, 0, -1):
+        n = i + 1
+        while True:
+            x = int.from_bytes(hashlib.sha256(f"{seed}:{k}".encode()).digest()[:8], "big")
+            k += 1
+            if x < 2**64 - (2**64 % n):
+                break
+        j = x % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@pytest.mark.parametrize("seed", ["0", "chkobba", "round-7", "سبعة"])
+def test_seeded_deck_follows_the_contract_shuffle(seed: str) -> None:
+    assert [c.code for c in seeded_deck(seed)] == reference_shuffle(seed)
+
+
+def test_whole_number_seed_is_its_decimal_text() -> None:
+    assert seeded_deck(42) == seeded_deck("42")
+    assert [c.code for c in seeded_deck(-5)] == reference_shuffle("-5")
+    assert seeded_deck(1) != seeded_deck(2)
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, None, "", "x" * 257, 2**64, -(2**64), ["1"]])
+def test_bad_seed_is_rejected(seed: object) -> None:
+    with pytest.raises(InvalidInput) as info:
+        seeded_deck(seed)
+    assert info.value.code == "invalid-input"
+    assert info.value.field == "seed"
+
+
+def test_random_deck_is_a_permutation_of_the_forty_cards() -> None:
+    deck = random_deck()
+    assert len(deck) == 40 and set(deck) == set(DECK)
