@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 
-.PHONY: install test lint bench run openapi clean
+.PHONY: install test lint offline-checks bench run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+# The image recipe and the Kubernetes manifests, checked without a Docker engine or a cluster:
+# hadolint, kubernetes-validate --strict (a warning fails), the kustomize renders, the alert rules.
+offline-checks: install
+	$(BIN)/python scripts/check_deploy.py
+
+test: lint offline-checks
 	$(BIN)/pytest
 
 bench: install
@@ -35,6 +40,10 @@ run: install
 # Regenerate the committed contract from the schemas and the operation registry.
 openapi: install
 	$(BIN)/python -m service.api.spec openapi.yaml
+
+# Rewrite the README's API examples with the service's real answers.
+readme: install
+	$(BIN)/python -m scripts.readme_examples
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -3,7 +3,9 @@
 Loaded explicitly (`gunicorn -c gunicorn.conf.py`), so a stray file elsewhere cannot change it.
 """
 
+import base64
 import os
+import secrets
 import shutil
 import tempfile
 
@@ -13,16 +15,28 @@ worker_class = "sync"
 timeout = int(os.environ.get("CHKOBBA_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("CHKOBBA_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("CHKOBBA_KEEPALIVE", "5"))
-# Recycle workers now and then, with jitter so they do not all restart at once.
-max_requests = int(os.environ.get("CHKOBBA_MAX_REQUESTS", "20000"))
-max_requests_jitter = int(os.environ.get("CHKOBBA_MAX_REQUESTS_JITTER", "2000"))
+# Recycle workers now and then, with jitter so they do not all restart at once. Rarely: each
+# recycled worker leaves its counters' files in the metrics directory (they must survive it), and
+# every scrape reads them all; at full load this is a recycle every few hours.
+max_requests = int(os.environ.get("CHKOBBA_MAX_REQUESTS", "1000000"))
+max_requests_jitter = int(os.environ.get("CHKOBBA_MAX_REQUESTS_JITTER", "50000"))
 # Bounded request line and headers: nothing this API takes needs more.
 limit_request_line = 2048
 limit_request_fields = 50
 limit_request_field_size = 8190
-accesslog = os.environ.get("CHKOBBA_ACCESS_LOG", "-")
+# The app writes the access log (JSON lines, with the operation and the request id: see
+# service/ops/logging.py, set by CHKOBBA_ACCESS_LOG); gunicorn's own would log each request twice.
+accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("CHKOBBA_LOG_LEVEL", "info")
+# gunicorn 25+ opens a control socket under $HOME/.gunicorn by default: on a read-only root file
+# system that fails, and two servers on one machine would share (and unlink) the same socket. Off
+# unless CHKOBBA_CONTROL_SOCKET names a path for it.
+control_socket_disable = not os.environ.get("CHKOBBA_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["CHKOBBA_CONTROL_SOCKET"]
+# Workers' heartbeat files: default the system temporary directory (in the pod, a memory emptyDir).
+worker_tmp_dir = os.environ.get("CHKOBBA_WORKER_TMP_DIR") or None
 
 # prometheus_client picks its storage when first imported, so the directory must be in the
 # environment before any worker imports the app.
@@ -31,10 +45,17 @@ metrics_dir = os.environ.setdefault(
 )
 
 
-def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
+def on_starting(server):
     # Files left by an earlier run would be counted again: start from an empty directory.
     shutil.rmtree(metrics_dir, ignore_errors=True)
     os.makedirs(metrics_dir, exist_ok=True)
+    if not os.environ.get("CHKOBBA_STATE_KEYS"):
+        # One key for every worker (they inherit the environment), so any worker opens any token.
+        os.environ["CHKOBBA_STATE_KEYS"] = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
+        server.log.warning(
+            "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not "
+            "survive a restart or span replicas"
+        )
 
 
 def child_exit(server, worker):  # noqa: ARG001

