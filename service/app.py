@@ -7,8 +7,9 @@ from typing import Any
 
 from flask import Flask
 
-from service.api import problems
-from service.api import views as api_views
+from service.api import adjudication, problems, rounds
+from service.api.sealing import Sealer
+from service.ops import logging as access_logging
 from service.ops import metrics
 from service.ops import views as ops_views
 
@@ -21,8 +22,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("CHKOBBA")
     if config:
         app.config.update(config)
+    sealer = Sealer.from_config(app.config)
+    if sealer.ephemeral and not app.testing:
+        app.logger.warning(
+            "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not "
+            "survive a restart or span replicas"
+        )
+    app.extensions["chkobba.sealer"] = sealer
     problems.register(app)
-    app.register_blueprint(api_views.bp)
+    app.register_blueprint(adjudication.bp)
+    app.register_blueprint(rounds.bp)
     app.register_blueprint(ops_views.bp)
+    # Before metrics: its hooks then start first and finish last, around everything else.
+    access_logging.install(app)
     metrics.instrument(app)
     return app

@@ -119,6 +119,10 @@ MATCH: dict[str, Example] = {
 }
 
 DEAL: dict[str, Example] = {
+    "sealed": {
+        "summary": "Sealed: an opaque state_token and one view per seat, no state and no deck",
+        "body": {"rules": "scopa", "players": 2, "dealer": 0, "seed": "sealed", "sealed": True},
+    },
     "seeded-with-cut": {
         "summary": "A chkobba deal from the portable seeded shuffle, the cutter keeping the drawn card",
         "body": {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "chkobba", "cut": "keep"},
@@ -156,5 +160,12 @@ REPLAY: dict[str, Example] = {
             "cut": "keep",
             "moves": [{"card": _codes(_STATE.hands[1])[0]}, {"card": _codes(_STATE.hands[1])[1]}],
         },
+    },
+}
+
+VIEW: dict[str, Example] = {
+    "partner-hidden": {
+        "summary": "Seat 0's view of a four-player chkobba round: its partner's hand (seat 2) is hidden too",
+        "body": {"state": deal_round("chkobba", 4, 3, seed="view", cut="keep")[0].to_json(), "seat": 0},
     },
 }

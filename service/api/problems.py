@@ -11,10 +11,12 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
+from service.ops import metrics
 from service.rules import Captures, MoveError, RulesError
 
 from .fields import CodedMessage
 from .render import captures_json
+from .sealing import TokenError
 
 PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
 MEDIA_TYPE = "application/problem+json"
@@ -45,6 +47,8 @@ TITLES = {
     "card-not-held": "The card is not in the hand",
     "not-your-turn": "Not this seat's turn",
     "wrong-phase": "The round does not take this move now",
+    "tampered-state": "The state token was altered, forged or sealed with an unknown key",
+    "expired-state": "The state token has expired",
 }
 
 
@@ -115,7 +119,13 @@ def from_http_exception(exc: HTTPException) -> Response:
     return response
 
 
+def from_token_error(exc: TokenError) -> Response:
+    metrics.token_rejected(exc.reason)
+    return Problem(422, exc.code, exc.detail, errors={"state_token": [exc.detail]}).response()
+
+
 def register(app: Flask) -> None:
+    app.register_error_handler(TokenError, from_token_error)
     app.register_error_handler(Problem, lambda exc: exc.response())
     app.register_error_handler(RulesError, lambda exc: from_rules_error(exc).response())
     app.register_error_handler(ValidationError, lambda exc: from_validation_error(exc).response())

@@ -64,7 +64,8 @@ class OneOfFields(Schema):
     def _exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
         given = [name for name in self.exclusive if data.get(name) is not None]
         if len(given) != 1:
-            raise ValidationError(f"give exactly one of {', '.join(self.exclusive)}", "_schema")
+            where = given[1] if given else self.exclusive[0]  # the field a client has to fix
+            raise ValidationError(f"give exactly one of {', '.join(self.exclusive)}", where)
 
 
 # ---- requests ------------------------------------------------------------------------------------
@@ -140,6 +141,9 @@ class MatchRequest(Schema):
     claimed = fields.Nested(DecisionClaim)
 
 
+VIEWER = {"description": "Sealed answers only: give this seat's view alone, for a client that plays that seat."}
+
+
 class DealRequest(Schema):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
@@ -147,11 +151,18 @@ class DealRequest(Schema):
     deck = Cards(min_items=MAX_CARDS, metadata={"description": "The deck after shuffling and cutting, top first."})
     seed = SeedField()
     cut = fields.String(validate=validate.OneOf(["keep", "table"]), metadata={"description": "chkobba only."})
+    sealed = Bool(
+        load_default=False,
+        metadata={"description": "Answer with an opaque state_token and one view per seat instead of the state."},
+    )
+    viewer = Seat(metadata=VIEWER)
 
     @validates_schema
     def _deck_or_seed(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("deck") is not None and data.get("seed") is not None:
             raise ValidationError("give a deck or a seed, not both", "seed")
+        if "viewer" in data and not data["sealed"]:
+            raise ValidationError("viewer goes with sealed: true", "viewer")
 
 
 class MoveInput(OneOfFields):
@@ -177,9 +188,27 @@ class StateSchema(Schema):
     last_capturer = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
 
 
-class PlayRequest(Schema):
-    state = fields.Nested(StateSchema, required=True)
+TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it with sealed: true."}
+
+
+class PlayRequest(OneOfFields):
+    exclusive = ("state", "state_token")
+    state = fields.Nested(StateSchema)
+    state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     move = fields.Nested(MoveInput, required=True)
+    viewer = Seat(metadata=VIEWER)
+
+    @validates_schema
+    def _viewer_with_token(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "viewer" in data and "state_token" not in data:
+            raise ValidationError("viewer goes with state_token", "viewer")
+
+
+class ViewRequest(OneOfFields):
+    exclusive = ("state", "state_token")
+    state = fields.Nested(StateSchema)
+    state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
+    seat = Seat(required=True)
 
 
 class ReplayRequest(Schema):
@@ -253,9 +282,38 @@ class StateOut(StateSchema):
     pass
 
 
+class SeatViewOut(Schema):
+    seat = fields.Integer(required=True)
+    side = fields.Integer(required=True)
+    rules = RulesField(required=True)
+    players = fields.Integer(required=True)
+    dealer = fields.Integer(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
+    turn = fields.Integer(required=True, allow_none=True)
+    hand = fields.List(CardField(), required=True, metadata={"description": "This seat's hand, and no other."})
+    hand_sizes = fields.List(fields.Integer(), required=True, metadata={"description": "Cards in each seat's hand."})
+    table = fields.List(CardField(), required=True)
+    stock_size = fields.Integer(required=True, metadata={"description": "Cards left in the stock (not which)."})
+    piles = fields.List(fields.List(CardField()), required=True, metadata={"description": "Captured in the open."})
+    sweeps = fields.List(fields.Integer(), required=True)
+    last_capturer = fields.Integer(required=True, allow_none=True)
+    cut_card = CardField(metadata={"description": "Phase cut, the cutter's view only: the card drawn."})
+
+
+SEALED = "With sealed: true, instead of state."
+
+
 class DealResponse(Schema):
-    state = fields.Nested(StateOut, required=True)
-    deck = fields.List(CardField(), required=True, metadata={"description": "The deck dealt, top first."})
+    state = fields.Nested(StateOut, metadata={"description": "Without sealed."})
+    deck = fields.List(
+        CardField(), metadata={"description": "The deck dealt, top first; never with sealed, as it reveals every card."}
+    )
+    state_token = fields.String(metadata={"description": SEALED})
+    views = fields.List(fields.Nested(SeatViewOut), metadata={"description": "With sealed: one view per seat."})
+
+
+class ViewResponse(Schema):
+    view = fields.Nested(SeatViewOut, required=True)
 
 
 class EventOut(Schema):
@@ -273,7 +331,9 @@ class EventOut(Schema):
 
 
 class PlayResponse(Schema):
-    state = fields.Nested(StateOut, required=True)
+    state = fields.Nested(StateOut, metadata={"description": "When the request gave a plain state."})
+    state_token = fields.String(metadata={"description": "When the request gave a state_token."})
+    views = fields.List(fields.Nested(SeatViewOut), metadata={"description": "With a state_token: one per seat."})
     event = fields.Nested(EventOut, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), allow_none=True, required=True)
     next_dealer = fields.Integer(
@@ -326,6 +386,7 @@ REQUESTS = {
         "match": MatchRequest,
         "deal": DealRequest,
         "play": PlayRequest,
+        "view": ViewRequest,
         "replay": ReplayRequest,
     }.items()
 }

@@ -114,15 +114,27 @@ def _run_examples(client: FlaskClient, op: Operation) -> dict[str, dict[str, Any
         response = client.open(op.path, method=op.method.upper(), json=example["body"])
         by_status.setdefault(str(response.status_code), {})[name] = {
             "summary": example["summary"],
-            "value": response.get_json(),
+            "value": _without_tokens(response.get_json()),
         }
     return by_status
+
+
+TOKEN_PLACEHOLDER = "(an opaque token of about a thousand characters; it differs on every call)"
+
+
+def _without_tokens(value: Any) -> Any:
+    """A sealed token differs on every call (fresh nonce and time), so examples show a placeholder."""
+    if isinstance(value, dict):
+        return {k: TOKEN_PLACEHOLDER if k == "state_token" else _without_tokens(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_tokens(v) for v in value]
+    return value
 
 
 def build() -> dict[str, Any]:
     from service.app import create_app  # registers every operation
 
-    client = create_app({"TESTING": True}).test_client()
+    client = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
     spec = APISpec(
         title="Chkobba referee",
         version=VERSION,

@@ -31,11 +31,16 @@ LATENCY = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 ILLEGAL_MOVES = Counter("chkobba_illegal_moves_total", "Moves judged illegal, by problem code", ["code"])
+TOKENS_REJECTED = Counter("chkobba_state_tokens_rejected_total", "Sealed state tokens refused, by reason", ["reason"])
 CLAIMS = Counter("chkobba_claims_total", "Claims judged, by kind and verdict", ["kind", "verdict"])
 
 
 def illegal_move(code: str) -> None:
     ILLEGAL_MOVES.labels(code).inc()
+
+
+def token_rejected(reason: str) -> None:
+    TOKENS_REJECTED.labels(reason).inc()
 
 
 def claim(kind: str, accepted: bool) -> None:

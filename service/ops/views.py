@@ -6,9 +6,9 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app
 
+from service.api.io import answer
 from service.api.operations import Operation, operation
 from service.api.schemas import HealthOut
-from service.api.views import answer
 
 from . import metrics
 

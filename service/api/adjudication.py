@@ -1,59 +1,36 @@
-"""The /v1 operations: load the request, call the rules core, answer. Views never decide legality."""
+"""The adjudication operations: rules profiles, captures, single plays, scores, match decisions.
+
+A view loads the request, calls the rules core and answers; views never decide legality.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from service.ops import metrics
 from service.rules import (
     PROFILES,
-    Phase,
-    RoundState,
     Rules,
     Tally,
     apply_play,
     compare_breakdown,
     compare_decision,
-    deal_round,
     decide_match,
     hand_captures,
     parse_cards,
-    parse_move,
-    play,
-    replay_round,
-    round_breakdown,
     score_round,
 )
 from service.rules.errors import MoveError
 
 from . import examples, schemas
+from .io import answer, body
 from .operations import Operation, operation
 from .problems import Problem
-from .render import breakdown_json, captures_json, codes, ruleset_json, verdict_json
+from .render import breakdown_json, captures_json, codes, ruleset_json
 
-bp = Blueprint("v1", __name__)
-
-
-def body(schema: str) -> dict[str, Any]:
-    """The request's JSON object, loaded by the named request schema (raises problems)."""
-    if not request.is_json:
-        raise Problem(415, "unsupported-media-type", "send the request body as application/json")
-    raw = request.get_data(cache=False)
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested input
-        raise Problem(400, "malformed-json", f"the body is not valid JSON: {str(exc)[:200]}") from None
-    loaded: dict[str, Any] = schemas.REQUESTS[schema].load(data)
-    return loaded
-
-
-def answer(data: Any, status: int = 200) -> Response:
-    return Response(
-        json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status, mimetype="application/json"
-    )
+bp = Blueprint("adjudication", __name__)
 
 
 @operation(
@@ -220,112 +197,6 @@ def match_decisions() -> Response:
         found = compare_decision(decision, claimed["outcome"], claimed["winner"])
         out.update(valid=not found, discrepancies=[d.to_json() for d in found])
         metrics.claim("decision", not found)
-    return answer(out)
-
-
-@operation(
-    bp,
-    Operation(
-        "dealRound",
-        "post",
-        "/v1/rounds",
-        "Deal a round",
-        "Deals from `deck` (top first), from the portable seeded shuffle of `seed`, or from a secure shuffle, and "
-        "answers with the full round state and the deck used. Each seat in playing order (from the dealer's right) "
-        "takes a block of 3, then the table a block of 4. In chkobba without `cut` the state waits in phase `cut`; "
-        "a table that calls for a redeal gives phase `redeal`, which is final: deal again.",
-        "rounds",
-        schemas.DealResponse,
-        schemas.DealRequest,
-        examples.DEAL,
-    ),
-)
-def deal() -> Response:
-    data = body("deal")
-    state, deck = deal_round(
-        data["rules"],
-        data["players"],
-        data["dealer"],
-        deck=data.get("deck"),
-        seed=data.get("seed"),
-        cut=data.get("cut"),
-    )
-    return answer({"state": state.to_json(), "deck": codes(deck)})
-
-
-@operation(
-    bp,
-    Operation(
-        "playRound",
-        "post",
-        "/v1/rounds/play",
-        "Play one move of a round",
-        "Checks `state` against RULES.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase "
-        "cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move "
-        "is a 422 problem naming the legal options.",
-        "rounds",
-        schemas.PlayResponse,
-        schemas.PlayRequest,
-        examples.PLAY,
-    ),
-)
-def play_round() -> Response:
-    data = body("play")
-    state = RoundState.from_json(data["state"])
-    move = parse_move(data["move"])
-    try:
-        after, event = play(state, move)
-    except MoveError as exc:
-        metrics.illegal_move(exc.code)
-        exc.field = exc.field if exc.field and exc.field.startswith("move") else f"move.{exc.field}"
-        raise
-    breakdown = breakdown_json(round_breakdown(after)) if after.phase is Phase.OVER else None
-    out = {"state": after.to_json(), "event": event.to_json(), "breakdown": breakdown, "next_dealer": after.next_dealer}
-    return answer(out)
-
-
-@operation(
-    bp,
-    Operation(
-        "replayRound",
-        "post",
-        "/v1/rounds/replay",
-        "Replay a whole round record",
-        "Deals from `deck` and plays `moves` in order, giving a verdict on each and stopping at the first illegal "
-        "one, which is a verdict (200), not an error. Answers with the state reached and, when the record reaches "
-        "the end of the round, the breakdown; with `claimed`, a verdict on the claimed breakdown.",
-        "rounds",
-        schemas.ReplayResponse,
-        schemas.ReplayRequest,
-        examples.REPLAY,
-    ),
-)
-def replay() -> Response:
-    data = body("replay")
-    result = replay_round(
-        data["rules"], data["players"], data["dealer"], data["moves"], deck=data["deck"], cut=data.get("cut")
-    )
-    breakdown = result.breakdown
-    out: dict[str, Any] = {
-        "valid": result.valid,
-        "complete": result.complete,
-        "first_illegal": result.first_illegal,
-        "moves": [verdict_json(v) for v in result.moves],
-        "state": result.state.to_json(),
-        "breakdown": breakdown_json(breakdown),
-        "next_dealer": result.state.next_dealer,
-    }
-    for verdict in result.moves:
-        if not verdict.legal and verdict.code:
-            metrics.illegal_move(verdict.code)
-    if "claimed" in data:
-        if breakdown is None:
-            claim = {"valid": False, "reason": "the record does not reach the end of the round", "discrepancies": []}
-        else:
-            found = compare_breakdown(breakdown, data["claimed"])
-            claim = {"valid": not found, "discrepancies": [d.to_json() for d in found]}
-        metrics.claim("replay", bool(claim["valid"]))
-        out["claim"] = claim
     return answer(out)
 
 

@@ -1,0 +1,98 @@
+"""Rewrites the README's API examples with the service's real answers: `make readme`.
+
+The examples sit between the markers below; tests/contract/test_readme.py checks that every JSON
+output shown there is still what the service answers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from service.app import create_app
+from service.rules import seeded_deck
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BEGIN, END = "<!-- api-examples:begin -->", "<!-- api-examples:end -->"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def render() -> str:
+    client = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+    out = []
+    rulesets = client.get("/v1/rulesets").get_json()["rulesets"]
+    out.append(
+        "**listRulesets** (`GET /v1/rulesets`), abridged here to each profile's card values and default target:\n\n"
+        "```sh\ncurl -s localhost:8080/v1/rulesets | python3 -c 'import json, sys\n"
+        'for r in json.load(sys.stdin)["rulesets"]: print(r["id"], r["values"], r["default_target"])\'\n```\n\n'
+        "```text\n" + "".join(f"{r['id']} {r['values']} {r['default_target']}\n" for r in rulesets) + "```\n"
+    )
+    out.append(
+        "**getRuleset** (`GET /v1/rulesets/{profile}`): one profile, complete.\n\n"
+        "```sh\ncurl -s localhost:8080/v1/rulesets/scopa\n```\n\n```json\n"
+        + _compact(client.get("/v1/rulesets/scopa").get_json())
+        + "\n```\n"
+    )
+    state = client.post("/v1/rounds", json={"rules": "scopa", "players": 2, "dealer": 0, "seed": "readme"}).get_json()
+    leader_hand = state["state"]["hands"][1]
+    first = client.post(
+        "/v1/captures", json={"rules": "scopa", "table": state["state"]["table"], "hand": leader_hand}
+    ).get_json()["moves"][0]
+    move: dict[str, Any] = {"card": first["card"]}
+    if len(first["options"]) > 1:
+        move["capture"] = first["options"][0]["capture"]
+    deck = [c.code for c in seeded_deck("readme")]
+    calls: list[tuple[str, str, str, dict[str, Any], bool]] = [
+        ("legalCaptures", "Each hand card's legal captures, in hand order.", "/v1/captures",
+         {"rules": "chkobba", "table": ["2D", "6S", "AC"], "hand": ["QH", "7C", "KS"]}, True),
+        ("applyMove", "One play; the capture is a set of table cards.", "/v1/moves",
+         {"rules": "chkobba", "table": ["7S", "7D", "AC"], "hand": ["7C", "2H"],
+          "play": {"card": "7C", "capture": ["7D"]}}, True),
+        ("applyMove (illegal)", "A sum while a single 7 lies on the table: a 422 problem with the legal options.",
+         "/v1/moves", {"rules": "chkobba", "table": ["7S", "4C", "3D"], "hand": ["7H"],
+                       "play": {"card": "7H", "capture": ["4C", "3D"]}}, True),
+        ("scoreRound", "The worked example of RULES.md §7, from counts, with a wrong claim.", "/v1/scores",
+         {"rules": "chkobba", "sides": [
+             {"counts": {"cards": 22, "diamonds": 6, "sevens": 2, "sixes": 3, "seven_of_diamonds": True}, "sweeps": 1},
+             {"counts": {"cards": 18, "diamonds": 4, "sevens": 2, "sixes": 1, "seven_of_diamonds": False},
+              "sweeps": 0}],
+          "claimed": [
+             {"side": 0, "cards": 1, "diamonds": 1, "sevens": 0, "seven_of_diamonds": 1, "sweeps": 1, "primiera": 0,
+              "total": 4},
+             {"side": 1, "cards": 0, "diamonds": 0, "sevens": 1, "seven_of_diamonds": 0, "sweeps": 0, "primiera": 0,
+              "total": 1}]}, True),
+        ("decideMatch", "17 + 5 reaches the target of 21.", "/v1/match-decisions",
+         {"rules": "chkobba", "scores": [17, 12], "round_points": [5, 1]}, True),
+        ("dealRound", "A scopa deal from the portable seeded shuffle.", "/v1/rounds",
+         {"rules": "scopa", "players": 2, "dealer": 0, "seed": "readme"}, False),
+        ("playRound", "The first move of that round (seat 1, the dealer's right, leads).", "/v1/rounds/play",
+         {"state": state["state"], "move": move}, False),
+        ("replayRound", "A record whose first move is made by the wrong seat: a verdict, not an error.",
+         "/v1/rounds/replay", {"rules": "scopa", "players": 2, "dealer": 0, "deck": deck,
+                               "moves": [{"card": state["state"]["hands"][0][0], "seat": 0}]}, False),
+        ("viewRound", "What seat 0 may know of that round: its own hand, never seat 1's or the stock.",
+         "/v1/rounds/view", {"state": state["state"], "seat": 0}, True),
+    ]  # fmt: skip
+    for title, text, path, body, pretty in calls:
+        data = client.post(path, json=body).get_json()
+        pipe = " | python3 -m json.tool --no-ensure-ascii" if pretty else ""
+        shown = json.dumps(data, ensure_ascii=False, indent=4) if pretty else _compact(data)
+        out.append(
+            f"**{title}** (`POST {path}`): {text}\n\n```sh\ncurl -s localhost:8080{path} "
+            f"-H 'content-type: application/json' \\\n  -d '{_compact(body)}'{pipe}\n```\n\n```json\n{shown}\n```\n"
+        )
+    return "\n".join(out)
+
+
+def main() -> None:
+    text = README.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    README.write_text(text[:start] + "\n" + render() + "\n" + text[end:], encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

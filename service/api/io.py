@@ -1,0 +1,30 @@
+"""Reading requests and writing answers: the only JSON handling the views share."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, request
+
+from . import schemas
+from .problems import Problem
+
+
+def body(schema: str) -> dict[str, Any]:
+    """The request's JSON object, loaded by the named request schema (raises problems)."""
+    if not request.is_json:
+        raise Problem(415, "unsupported-media-type", "send the request body as application/json")
+    raw = request.get_data(cache=False)
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested input
+        raise Problem(400, "malformed-json", f"the body is not valid JSON: {str(exc)[:200]}") from None
+    loaded: dict[str, Any] = schemas.REQUESTS[schema].load(data)
+    return loaded
+
+
+def answer(data: Any, status: int = 200) -> Response:
+    return Response(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status, mimetype="application/json"
+    )

@@ -1,0 +1,181 @@
+"""The round operations: deal, play move by move, replay a whole record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app
+
+from service.ops import metrics
+from service.rules import (
+    Phase,
+    RoundState,
+    compare_breakdown,
+    deal_round,
+    parse_move,
+    play,
+    replay_round,
+    round_breakdown,
+)
+from service.rules.errors import MoveError
+from service.rules.seat_view import seat_view
+
+from . import examples, schemas
+from .io import answer, body
+from .operations import Operation, operation
+from .render import breakdown_json, codes, verdict_json
+from .sealing import Sealer
+
+bp = Blueprint("rounds", __name__)
+
+
+@operation(
+    bp,
+    Operation(
+        "dealRound",
+        "post",
+        "/v1/rounds",
+        "Deal a round",
+        "Deals from `deck` (top first), from the portable seeded shuffle of `seed`, or from a secure shuffle, and "
+        "answers with the full round state and the deck used. Each seat in playing order (from the dealer's right) "
+        "takes a block of 3, then the table a block of 4. In chkobba without `cut` the state waits in phase `cut`; "
+        "a table that calls for a redeal gives phase `redeal`, which is final: deal again.",
+        "rounds",
+        schemas.DealResponse,
+        schemas.DealRequest,
+        examples.DEAL,
+    ),
+)
+def deal() -> Response:
+    data = body("deal")
+    state, deck = deal_round(
+        data["rules"],
+        data["players"],
+        data["dealer"],
+        deck=data.get("deck"),
+        seed=data.get("seed"),
+        cut=data.get("cut"),
+    )
+    if data["sealed"]:
+        return answer(_sealed(state, data.get("viewer")))
+    return answer({"state": state.to_json(), "deck": codes(deck)})
+
+
+@operation(
+    bp,
+    Operation(
+        "playRound",
+        "post",
+        "/v1/rounds/play",
+        "Play one move of a round",
+        "Checks `state` against RULES.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase "
+        "cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move "
+        "is a 422 problem naming the legal options.",
+        "rounds",
+        schemas.PlayResponse,
+        schemas.PlayRequest,
+        examples.PLAY,
+    ),
+)
+def play_round() -> Response:
+    data = body("play")
+    state = _state_of(data)
+    move = parse_move(data["move"])
+    try:
+        after, event = play(state, move)
+    except MoveError as exc:
+        metrics.illegal_move(exc.code)
+        exc.field = exc.field if exc.field and exc.field.startswith("move") else f"move.{exc.field}"
+        if "state_token" in data:
+            # Whoever sends a sealed state may not be the seat to move: never show that seat's hand.
+            exc.details.pop("legal", None)
+        raise
+    breakdown = breakdown_json(round_breakdown(after)) if after.phase is Phase.OVER else None
+    carried = _sealed(after, data.get("viewer")) if "state_token" in data else {"state": after.to_json()}
+    return answer({**carried, "event": event.to_json(), "breakdown": breakdown, "next_dealer": after.next_dealer})
+
+
+@operation(
+    bp,
+    Operation(
+        "viewRound",
+        "post",
+        "/v1/rounds/view",
+        "One seat's view of a round",
+        "What `seat` may know of the round in `state` (or `state_token`): its own hand, the table, the piles "
+        "captured in the open, sweeps, whose turn it is, and how many cards each hand and the stock hold. Never "
+        "another hand (a partner's included), the order of the stock, or a cut card another seat drew.",
+        "rounds",
+        schemas.ViewResponse,
+        schemas.ViewRequest,
+        examples.VIEW,
+    ),
+)
+def view_round() -> Response:
+    data = body("view")
+    return answer({"view": seat_view(_state_of(data), data["seat"]).to_json()})
+
+
+def _state_of(data: dict[str, Any]) -> RoundState:
+    """The plain state of a request, or the one its token carries; validated either way."""
+    if "state_token" in data:
+        return RoundState.from_json(_sealer().open(data["state_token"]))
+    return RoundState.from_json(data["state"])
+
+
+def _sealed(state: RoundState, viewer: int | None) -> dict[str, Any]:
+    seats = range(state.players) if viewer is None else [seat_view(state, viewer).seat]
+    return {
+        "state_token": _sealer().seal(state.to_json()),
+        "views": [seat_view(state, seat).to_json() for seat in seats],
+    }
+
+
+def _sealer() -> Sealer:
+    sealer: Sealer = current_app.extensions["chkobba.sealer"]
+    return sealer
+
+
+@operation(
+    bp,
+    Operation(
+        "replayRound",
+        "post",
+        "/v1/rounds/replay",
+        "Replay a whole round record",
+        "Deals from `deck` and plays `moves` in order, giving a verdict on each and stopping at the first illegal "
+        "one, which is a verdict (200), not an error. Answers with the state reached and, when the record reaches "
+        "the end of the round, the breakdown; with `claimed`, a verdict on the claimed breakdown.",
+        "rounds",
+        schemas.ReplayResponse,
+        schemas.ReplayRequest,
+        examples.REPLAY,
+    ),
+)
+def replay() -> Response:
+    data = body("replay")
+    result = replay_round(
+        data["rules"], data["players"], data["dealer"], data["moves"], deck=data["deck"], cut=data.get("cut")
+    )
+    breakdown = result.breakdown
+    out: dict[str, Any] = {
+        "valid": result.valid,
+        "complete": result.complete,
+        "first_illegal": result.first_illegal,
+        "moves": [verdict_json(v) for v in result.moves],
+        "state": result.state.to_json(),
+        "breakdown": breakdown_json(breakdown),
+        "next_dealer": result.state.next_dealer,
+    }
+    for verdict in result.moves:
+        if not verdict.legal and verdict.code:
+            metrics.illegal_move(verdict.code)
+    if "claimed" in data:
+        if breakdown is None:
+            claim = {"valid": False, "reason": "the record does not reach the end of the round", "discrepancies": []}
+        else:
+            found = compare_breakdown(breakdown, data["claimed"])
+            claim = {"valid": not found, "discrepancies": [d.to_json() for d in found]}
+        metrics.claim("replay", bool(claim["valid"]))
+        out["claim"] = claim
+    return answer(out)

@@ -1,0 +1,149 @@
+"""Sealed round states: an opaque token that a client can carry but neither read nor alter.
+
+A token is base64url (no padding) of::
+
+    version (1 byte) | key id (8) | issued at (8, Unix seconds, big-endian) | nonce (12) | ciphertext
+
+where the ciphertext is AES-256-GCM of the JSON state, with the first 17 bytes as associated data,
+so the key id and the issue time are authenticated too. The key id is the first 8 bytes of SHA-256
+of the key. Keys come from ``CHKOBBA_STATE_KEYS`` (comma-separated, each 32 bytes in base64url):
+the first seals, all of them open, so keys can be rotated without breaking rounds in progress. A
+token lives ``CHKOBBA_STATE_TOKEN_LIFETIME`` seconds (a day by default). A stateless service
+cannot tell a fresh token from an older one it issued itself: see the README, "Sealed rounds", for
+what a game server should do about replays.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import os
+import secrets
+import struct
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+VERSION = 1
+HEADER = struct.Struct(">B8sQ")
+NONCE_BYTES = 12
+KEY_BYTES = 32
+CLOCK_SKEW_SECONDS = 60
+MAX_TOKEN_CHARS = 8192
+DEFAULT_LIFETIME_SECONDS = 86400
+
+
+class TokenError(Exception):
+    """A token the service will not open. ``code`` is the stable problem code."""
+
+    def __init__(self, code: str, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code, self.reason, self.detail = code, reason, detail
+
+
+def _tampered(reason: str, detail: str) -> TokenError:
+    return TokenError("tampered-state", reason, detail)
+
+
+def _encode(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def key_id(key: bytes) -> bytes:
+    return hashlib.sha256(key).digest()[:8]
+
+
+def new_key() -> str:
+    """A fresh key in the form ``CHKOBBA_STATE_KEYS`` takes."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(KEY_BYTES)).decode().rstrip("=")
+
+
+def parse_keys(text: str) -> list[bytes]:
+    keys = []
+    for i, item in enumerate(part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        try:
+            key = base64.urlsafe_b64decode(item + "=" * (-len(item) % 4))
+        except (binascii.Error, ValueError):
+            raise ValueError(f"CHKOBBA_STATE_KEYS entry {i} is not base64url") from None
+        if len(key) != KEY_BYTES:
+            raise ValueError(f"CHKOBBA_STATE_KEYS entry {i} is {len(key)} bytes, not {KEY_BYTES}")
+        keys.append(key)
+    return keys
+
+
+@dataclass(frozen=True)
+class Sealer:
+    keys: tuple[bytes, ...]  # the first seals; all open
+    lifetime_seconds: int
+    ephemeral: bool = False  # the key was generated at start: it dies with the process group
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Sealer:
+        text = str(config.get("STATE_KEYS") or os.environ.get("CHKOBBA_STATE_KEYS") or "")
+        lifetime = config.get("STATE_TOKEN_LIFETIME", DEFAULT_LIFETIME_SECONDS)
+        if isinstance(lifetime, bool) or not isinstance(lifetime, int) or lifetime < 1:
+            raise ValueError(f"CHKOBBA_STATE_TOKEN_LIFETIME must be a positive number of seconds, not {lifetime!r}")
+        keys = parse_keys(text)
+        if keys:
+            return cls(tuple(keys), lifetime)
+        # No key: one for this process only (under gunicorn, gunicorn.conf.py makes one for all).
+        return cls((secrets.token_bytes(KEY_BYTES),), lifetime, ephemeral=True)
+
+    def seal(self, state: Mapping[str, Any], *, now: float | None = None) -> str:
+        key = self.keys[0]
+        header = HEADER.pack(VERSION, key_id(key), int(time.time() if now is None else now))
+        nonce = secrets.token_bytes(NONCE_BYTES)
+        # Not compressed: compression would make the length depend on the hidden cards' order.
+        payload = json.dumps(state, separators=(",", ":")).encode()
+        sealed = AESGCM(key).encrypt(nonce, payload, header)
+        return _encode(header + nonce + sealed)
+
+    def open(self, token: object, *, now: float | None = None) -> dict[str, Any]:
+        """The state a token carries; raises ``TokenError`` before anything reaches the rules."""
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
+            raise _tampered("malformed", "state_token is not a token this service issued")
+        try:
+            raw = base64.b64decode(token + "=" * (-len(token) % 4), altchars=b"-_", validate=True)
+        except (binascii.Error, ValueError):
+            raise _tampered("malformed", "state_token is not base64url") from None
+        if _encode(raw) != token:  # one spelling per token: no padding, no stray bits or characters
+            raise _tampered("malformed", "state_token is not in its canonical form")
+        if len(raw) < HEADER.size + NONCE_BYTES + 16:
+            raise _tampered("malformed", "state_token is too short to be a sealed state")
+        header, nonce, sealed = (
+            raw[: HEADER.size],
+            raw[HEADER.size : HEADER.size + NONCE_BYTES],
+            raw[HEADER.size + NONCE_BYTES :],
+        )
+        version, kid, issued = HEADER.unpack(header)
+        if version != VERSION:
+            raise _tampered("malformed", f"state_token has version {version}; this service issues {VERSION}")
+        key = next((k for k in self.keys if key_id(k) == kid), None)
+        if key is None:
+            raise _tampered("unknown-key", "state_token was sealed with a key this service does not hold")
+        try:
+            payload = AESGCM(key).decrypt(nonce, sealed, header)
+        except InvalidTag:
+            raise _tampered("altered", "state_token was altered or forged") from None
+        current = time.time() if now is None else now
+        if issued > current + CLOCK_SKEW_SECONDS:
+            raise _tampered("from-the-future", "state_token claims to be issued in the future")
+        if current - issued > self.lifetime_seconds:
+            raise TokenError(
+                "expired-state", "expired", f"state_token expired {int(current - issued - self.lifetime_seconds)} s ago"
+            )
+        try:
+            state = json.loads(payload)
+        except ValueError:  # authentic but unreadable: only a bug of ours could do this
+            raise _tampered("unreadable", "state_token holds no readable state") from None
+        if not isinstance(state, dict):
+            raise _tampered("unreadable", "state_token holds no state object")
+        return state

@@ -1,0 +1,398 @@
+"""Sealed round states (service/api/sealing.py): AES-256-GCM tokens with a key id and an issue time.
+
+The token layout is rebuilt here from the module's documentation (version, key id, issued at, nonce,
+ciphertext and tag), so that every region of a token can be altered on purpose.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import random
+import struct
+
+import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from service.api.sealing import Sealer, TokenError, new_key, parse_keys
+
+NOW = 1_780_000_000.0  # a fixed clock: every test passes ``now``
+LIFETIME = 3600
+KEY_A = bytes(range(32))
+KEY_B = bytes(range(100, 132))
+STATE = {
+    "rules": "chkobba",
+    "players": 2,
+    "dealer": 0,
+    "phase": "play",
+    "turn": 1,
+    "hands": [["4D", "5D", "6D"], ["AD", "2D", "3D"]],
+    "table": ["7D", "JD", "QD", "KD"],
+    "stock": ["AH", "2H", "3H"],
+    "piles": [[], []],
+    "sweeps": [0, 0],
+    "last_capturer": None,
+}
+
+# version (1) | key id (8) | issued at (8) | nonce (12) | ciphertext | tag (16)
+REGIONS = {
+    "version": range(0, 1),
+    "key id": range(1, 9),
+    "issued at": range(9, 17),
+    "nonce": range(17, 29),
+}
+HEADER_BYTES, NONCE_END, TAG_BYTES = 17, 29, 16
+
+
+def sealer(*keys: bytes, lifetime: int = LIFETIME) -> Sealer:
+    return Sealer(keys or (KEY_A,), lifetime)
+
+
+def decode(token: str) -> bytes:
+    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+
+
+def encode(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def kid(key: bytes) -> bytes:
+    return hashlib.sha256(key).digest()[:8]
+
+
+def flip(token: str, index: int) -> str:
+    raw = bytearray(decode(token))
+    raw[index] ^= 0x01
+    return encode(bytes(raw))
+
+
+def rejected(token: object, code: str, reason: str, *, by: Sealer | None = None, now: float = NOW) -> TokenError:
+    with pytest.raises(TokenError) as caught:
+        (by or sealer()).open(token, now=now)
+    error = caught.value
+    assert (error.code, error.reason) == (code, reason), (error.code, error.reason, error.detail)
+    assert error.detail and str(error) == error.detail
+    return error
+
+
+def authentic(payload: bytes, *, key: bytes = KEY_A, issued: int = int(NOW), version: int = 1) -> str:
+    """A token sealed with ``key`` around any payload, as only the holder of the key could make it."""
+    header = struct.pack(">B8sQ", version, kid(key), issued)
+    nonce = bytes(12)
+    return encode(header + nonce + AESGCM(key).encrypt(nonce, payload, header))
+
+
+# ---- the round trip and the format ---------------------------------------------------------------
+
+
+def test_round_trip():
+    token = sealer().seal(STATE, now=NOW)
+    assert sealer().open(token, now=NOW) == STATE
+
+
+def test_token_is_base64url_without_padding():
+    token = sealer().seal(STATE, now=NOW)
+    assert token and set(token) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def test_token_layout_is_version_key_id_issue_time_nonce_then_aes_gcm_of_the_state():
+    token = sealer(KEY_A).seal(STATE, now=NOW + 0.9)
+    raw = decode(token)
+    version, key_id, issued = struct.unpack(">B8sQ", raw[:HEADER_BYTES])
+    assert (version, key_id, issued) == (1, kid(KEY_A), int(NOW))
+    nonce, sealed = raw[HEADER_BYTES:NONCE_END], raw[NONCE_END:]
+    plain = AESGCM(KEY_A).decrypt(nonce, sealed, raw[:HEADER_BYTES])  # the header is associated data
+    assert json.loads(plain) == STATE
+
+
+def test_the_token_shows_no_card_and_no_field_name_in_clear():
+    raw = decode(sealer().seal(STATE, now=NOW))
+    for text in ("4D", "AD", "7D", "stock", "hands", "chkobba"):
+        assert text.encode() not in raw
+    with pytest.raises(ValueError):
+        json.loads(raw[NONCE_END:])  # encrypted, not merely encoded
+
+
+def test_every_seal_takes_a_fresh_nonce():
+    tokens = {sealer().seal(STATE, now=NOW) for _ in range(20)}
+    assert len(tokens) == 20
+    assert len({decode(t)[HEADER_BYTES:NONCE_END] for t in tokens}) == 20
+
+
+# ---- tampering, region by region -------------------------------------------------------------------
+
+
+def test_a_flipped_version_byte_is_malformed():
+    rejected(flip(sealer().seal(STATE, now=NOW), 0), "tampered-state", "malformed")
+
+
+@pytest.mark.parametrize("version", [0, 2, 255])
+def test_another_version_is_refused_even_if_authentic(version):
+    rejected(authentic(json.dumps(STATE).encode(), version=version), "tampered-state", "malformed")
+
+
+@pytest.mark.parametrize("index", REGIONS["key id"])
+def test_a_flipped_key_id_names_no_key_held(index):
+    rejected(flip(sealer().seal(STATE, now=NOW), index), "tampered-state", "unknown-key")
+
+
+@pytest.mark.parametrize("region", ["issued at", "nonce"])
+def test_a_flipped_issue_time_or_nonce_is_altered(region):
+    token = sealer().seal(STATE, now=NOW)
+    for index in REGIONS[region]:
+        rejected(flip(token, index), "tampered-state", "altered")
+
+
+def test_every_flipped_byte_of_the_ciphertext_and_the_tag_is_altered():
+    token = sealer().seal(STATE, now=NOW)
+    size = len(decode(token))
+    assert size > NONCE_END + TAG_BYTES
+    for index in range(NONCE_END, size):  # ciphertext, then the 16-byte tag
+        rejected(flip(token, index), "tampered-state", "altered")
+
+
+def test_every_single_bit_of_the_tag_counts():
+    token = sealer().seal(STATE, now=NOW)
+    raw = decode(token)
+    for index in range(len(raw) - TAG_BYTES, len(raw)):
+        for bit in range(8):
+            altered = bytearray(raw)
+            altered[index] ^= 1 << bit
+            rejected(encode(bytes(altered)), "tampered-state", "altered")
+
+
+def test_refreshing_the_issue_time_does_not_revive_an_expired_token():
+    old = sealer().seal(STATE, now=NOW - LIFETIME - 100)
+    raw = bytearray(decode(old))
+    raw[9:17] = struct.pack(">Q", int(NOW))
+    rejected(encode(bytes(raw)), "tampered-state", "altered")
+
+
+def test_swapping_the_key_id_for_another_held_key_is_altered():
+    token = sealer(KEY_A).seal(STATE, now=NOW)
+    raw = bytearray(decode(token))
+    raw[1:9] = kid(KEY_B)
+    rejected(encode(bytes(raw)), "tampered-state", "altered", by=sealer(KEY_A, KEY_B))
+
+
+def test_every_truncation_is_tampered():
+    token = sealer().seal(STATE, now=NOW)
+    for length in range(len(token)):
+        with pytest.raises(TokenError) as caught:
+            sealer().open(token[:length], now=NOW)
+        assert caught.value.code == "tampered-state"
+        assert caught.value.reason in ("malformed", "altered"), (length, caught.value.reason)
+
+
+def non_canonical(token: str) -> dict[str, str]:
+    """Other spellings of ``token`` that a lenient base64 decoder reads as the same bytes."""
+    middle = len(token) // 2
+    spellings = {
+        "a character inserted": token[:middle] + "!" + token[middle:],
+        "a space inserted": token[:middle] + " " + token[middle:],
+        "a leading dot": "." + token,
+        "a trailing newline": token + "\n",
+        "padding added": token + "=" * (-len(token) % 4 or 4),
+        "the standard alphabet": token.replace("-", "+").replace("_", "/"),
+    }
+    if len(token) % 4:  # the last character carries unused low bits
+        alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        last = alphabet.index(token[-1])
+        spellings["unused bits set"] = token[:-1] + alphabet[last | (0b1111 if len(token) % 4 == 2 else 0b11)]
+    return {name: text for name, text in spellings.items() if text != token}
+
+
+def test_only_the_token_as_issued_opens():
+    """A token altered as a string is refused even where a lenient base64 decoder reads the same bytes.
+    Otherwise one sealed state has many spellings, and a game server that refuses the tokens it has
+    already seen (README, "Sealed rounds") could be handed an old one respelled."""
+    sealed, rng = sealer(), random.Random(4)
+    by_remainder: dict[int, str] = {}
+    for size in range(24):  # tokens of every length modulo 4 that base64 produces (0, 2 and 3)
+        token = sealed.seal({"pad": rng.randbytes(size).hex()}, now=NOW)
+        by_remainder.setdefault(len(token) % 4, token)
+    assert set(by_remainder) == {0, 2, 3}
+    accepted = [
+        (remainder, name)
+        for remainder, token in sorted(by_remainder.items())
+        for name, text in non_canonical(token).items()
+        if _opens(sealed, text)
+    ]
+    assert accepted == [], f"respelled tokens that still open: {accepted}"
+
+
+def _opens(sealed: Sealer, token: str) -> bool:
+    try:
+        sealed.open(token, now=NOW)
+    except TokenError as error:
+        assert error.code == "tampered-state"
+        return False
+    return True
+
+
+def test_appended_bytes_are_altered():
+    token = sealer().seal(STATE, now=NOW)
+    rejected(encode(decode(token) + b"\0\0\0"), "tampered-state", "altered")
+
+
+def test_random_tokens_of_the_right_length_are_refused():
+    token = sealer().seal(STATE, now=NOW)
+    size = len(decode(token))
+    rng = random.Random(2026)
+    for _ in range(200):
+        with pytest.raises(TokenError) as caught:
+            sealer().open(encode(rng.randbytes(size)), now=NOW)
+        assert caught.value.code == "tampered-state"
+
+
+def test_forged_with_a_real_header_is_altered():
+    token = sealer().seal(STATE, now=NOW)
+    raw = decode(token)
+    forged = raw[:HEADER_BYTES] + random.Random(7).randbytes(len(raw) - HEADER_BYTES)
+    rejected(encode(forged), "tampered-state", "altered")
+
+
+@pytest.mark.parametrize(
+    "token",
+    [None, 17, b"abc", ["x"], {"t": 1}, "", "!!!!", "a b c", "A", "A" * 8193, "AAAA", "é" * 40],
+    ids=repr,
+)
+def test_not_a_token_is_malformed(token):
+    rejected(token, "tampered-state", "malformed")
+
+
+# ---- keys -----------------------------------------------------------------------------------------
+
+
+def test_a_token_sealed_with_a_key_not_held_is_unknown_key():
+    token = sealer(KEY_B).seal(STATE, now=NOW)
+    rejected(token, "tampered-state", "unknown-key", by=sealer(KEY_A))
+
+
+def test_rotation_the_first_key_seals_all_open():
+    old = sealer(KEY_A).seal(STATE, now=NOW)
+    rotated = sealer(KEY_B, KEY_A)
+    assert rotated.open(old, now=NOW) == STATE
+    new = rotated.seal(STATE, now=NOW)
+    assert decode(new)[1:9] == kid(KEY_B)
+    assert rotated.open(new, now=NOW) == STATE
+    rejected(new, "tampered-state", "unknown-key", by=sealer(KEY_A))
+
+
+def test_new_key_is_32_random_bytes_in_base64url():
+    keys = {new_key() for _ in range(10)}
+    assert len(keys) == 10
+    for text in keys:
+        assert "=" not in text and "+" not in text and "/" not in text
+        assert parse_keys(text) == [decode(text)]
+        assert len(decode(text)) == 32
+
+
+def test_parse_keys_takes_a_comma_separated_list_and_skips_blanks():
+    a, b = encode(KEY_A), encode(KEY_B)
+    assert parse_keys(f"{b}, {a} ,") == [KEY_B, KEY_A]
+    assert parse_keys(f"{b}=,{a}") == [KEY_B, KEY_A]  # padding is optional
+    assert parse_keys("") == [] and parse_keys(" , ") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [encode(bytes(16)), encode(bytes(33)), "not!base64", encode(KEY_A) + ",short", "A"],
+    ids=["16-bytes", "33-bytes", "not-base64", "second-short", "one-char"],
+)
+def test_parse_keys_refuses_a_key_that_is_not_32_bytes_of_base64url(text):
+    with pytest.raises(ValueError, match="CHKOBBA_STATE_KEYS entry"):
+        parse_keys(text)
+
+
+def test_the_error_names_the_entry_not_the_key():
+    secret = encode(bytes(31))
+    with pytest.raises(ValueError) as caught:
+        parse_keys(f"{encode(KEY_A)},{secret}")
+    assert "entry 1" in str(caught.value) and secret not in str(caught.value)
+
+
+def test_from_config_reads_state_keys_and_lifetime(monkeypatch):
+    monkeypatch.delenv("CHKOBBA_STATE_KEYS", raising=False)
+    built = Sealer.from_config({"STATE_KEYS": f"{encode(KEY_B)},{encode(KEY_A)}", "STATE_TOKEN_LIFETIME": 60})
+    assert built.keys == (KEY_B, KEY_A) and built.lifetime_seconds == 60 and not built.ephemeral
+
+
+def test_from_config_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("CHKOBBA_STATE_KEYS", encode(KEY_A))
+    built = Sealer.from_config({})
+    assert built.keys == (KEY_A,) and built.lifetime_seconds == 86400 and not built.ephemeral
+
+
+def test_without_keys_a_random_key_is_generated_and_marked_ephemeral(monkeypatch):
+    monkeypatch.delenv("CHKOBBA_STATE_KEYS", raising=False)
+    first, second = Sealer.from_config({}), Sealer.from_config({})
+    assert first.ephemeral and len(first.keys) == 1 and len(first.keys[0]) == 32
+    assert first.keys != second.keys
+    assert first.open(first.seal(STATE)) == STATE
+
+
+def test_from_config_refuses_a_bad_key(monkeypatch):
+    monkeypatch.delenv("CHKOBBA_STATE_KEYS", raising=False)
+    with pytest.raises(ValueError):
+        Sealer.from_config({"STATE_KEYS": "not-a-key"})
+
+
+# ---- lifetime and clock ---------------------------------------------------------------------------
+
+
+def test_a_token_opens_until_its_lifetime_is_over():
+    token = sealer().seal(STATE, now=NOW)
+    assert sealer().open(token, now=NOW + LIFETIME) == STATE
+    error = rejected(token, "expired-state", "expired", now=NOW + LIFETIME + 1)
+    assert "expired" in error.detail
+
+
+def test_an_expired_token_is_expired_state_long_after():
+    token = sealer().seal(STATE, now=NOW - 10 * LIFETIME)
+    rejected(token, "expired-state", "expired")
+
+
+def test_the_lifetime_is_the_sealers():
+    token = sealer(lifetime=86400).seal(STATE, now=NOW - 3 * LIFETIME)
+    assert sealer(lifetime=86400).open(token, now=NOW) == STATE
+    rejected(token, "expired-state", "expired", by=sealer(lifetime=LIFETIME))
+
+
+def test_a_little_clock_skew_is_allowed():
+    token = sealer().seal(STATE, now=NOW + 30)
+    assert sealer().open(token, now=NOW) == STATE
+
+
+def test_a_token_issued_in_the_future_is_tampered():
+    token = sealer().seal(STATE, now=NOW + 3600)
+    rejected(token, "tampered-state", "from-the-future")
+
+
+def test_an_altered_expired_token_is_tampered_not_expired():
+    """Authenticity is checked first: a forger learns nothing from the answer about the clock."""
+    token = sealer().seal(STATE, now=NOW - 10 * LIFETIME)
+    rejected(flip(token, 40), "tampered-state", "altered")
+
+
+# ---- authentic but unreadable (only a bug of ours could make these) -------------------------------
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"not json",
+        b"[1, 2, 3]",
+        b'"a string"',
+        b"{" * 200,
+    ],
+    ids=["not-json", "a-list", "a-string", "unbalanced"],
+)
+def test_an_authentic_token_without_a_state_object_is_unreadable(payload):
+    rejected(authentic(payload), "tampered-state", "unreadable")
+
+
+def test_an_authentic_token_opens_to_any_object_the_rules_then_judge():
+    """The sealer only vouches that the service sealed the object; the rules core still validates it."""
+    assert sealer().open(authentic(b'{"x": 1}'), now=NOW) == {"x": 1}
