@@ -60,6 +60,56 @@ class CardField(Referenced):
         return None if value is None else str(value)
 
 
+class CardList(fields.Field):  # type: ignore[type-arg]
+    """A list of distinct card codes, loaded as a tuple of ``Card``. One pass over the list rather
+    than a field per card: card lists are on the hot path of nearly every request."""
+
+    def __init__(self, *, min_items: int = 0, max_items: int = 40, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.min_items, self.max_items = min_items, max_items
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise ValidationError("Not a valid list.")
+        if not self.min_items <= len(value) <= self.max_items:
+            raise ValidationError(f"Length must be between {self.min_items} and {self.max_items}.")
+        cards: dict[Card, None] = {}  # ordered, and a cheap membership test
+        errors: dict[int, list[str]] = {}
+        for index, code in enumerate(value):
+            try:
+                card = Card.parse(code)
+            except RulesError as exc:
+                errors[index] = [CodedMessage(exc.message, exc.code)]
+                continue
+            if card in cards:
+                errors[index] = [CodedMessage(f"{card} appears twice", "duplicate-card")]
+            cards[card] = None
+        if errors:
+            raise ValidationError(errors)
+        return tuple(cards)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else [str(card) for card in value]
+
+
+class Moves(fields.Field):  # type: ignore[type-arg]
+    """A round record's moves, passed on as they are: the rules core parses each move and names the
+    one at fault (``moves.3.card``). Documented as a list of ``MoveInput``."""
+
+    def __init__(self, *, max_items: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.max_items = max_items
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise ValidationError("Not a valid list.")
+        if len(value) > self.max_items:
+            raise ValidationError(f"Longer than maximum length {self.max_items}.")
+        return value
+
+
 class RulesField(Referenced):
     """A profile id, or ``{profile, options}``, loaded as a ``Rules`` value."""
 

@@ -14,7 +14,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from service.rules import CATEGORIES, Outcome, Phase
 
-from .fields import CardField, CodedMessage, RulesField, SeedField
+from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
 
 MAX_HAND = 3
 MAX_CARDS = 40
@@ -43,8 +43,8 @@ class Bool(fields.Boolean):
         return value
 
 
-def Cards(*, max_items: int = MAX_CARDS, min_items: int = 0, **kwargs: Any) -> fields.List[Any]:  # noqa: N802 - a field
-    return fields.List(CardField(), validate=validate.Length(min=min_items, max=max_items), **kwargs)
+def Cards(*, max_items: int = MAX_CARDS, min_items: int = 0, **kwargs: Any) -> CardList:  # noqa: N802 - a field
+    return CardList(min_items=min_items, max_items=max_items, **kwargs)
 
 
 def Seat(**kwargs: Any) -> StrictInt:  # noqa: N802
@@ -80,9 +80,8 @@ class CapturesRequest(Schema):
 
 class PlayInput(Schema):
     card = CardField(required=True)
-    capture = fields.List(
-        CardField(),
-        validate=validate.Length(max=MAX_CARDS - 1),
+    capture = Cards(
+        max_items=MAX_CARDS - 1,
         allow_none=True,
         metadata={"description": "Table cards taken, as a set; omit only when at most one option exists."},
     )
@@ -168,7 +167,7 @@ class DealRequest(Schema):
 class MoveInput(OneOfFields):
     exclusive = ("card", "cut")
     card = CardField()
-    capture = fields.List(CardField(), validate=validate.Length(max=MAX_CARDS - 1), allow_none=True)
+    capture = Cards(max_items=MAX_CARDS - 1, allow_none=True)
     cut = fields.String(validate=validate.OneOf(["keep", "table"]))
     seat = Seat(metadata={"description": "When given, must be the seat whose turn it is."})
 
@@ -217,7 +216,7 @@ class ReplayRequest(Schema):
     dealer = Seat(required=True)
     deck = Cards(required=True, min_items=MAX_CARDS)
     cut = fields.String(validate=validate.OneOf(["keep", "table"]))
-    moves = fields.List(fields.Nested(MoveInput), required=True, validate=validate.Length(max=MAX_MOVES))
+    moves = Moves(required=True, max_items=MAX_MOVES)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
 
 

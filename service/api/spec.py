@@ -19,7 +19,7 @@ from marshmallow import Schema, fields
 
 from service.rules import DECK, PROFILES
 
-from .fields import Referenced
+from .fields import CardList, Moves, Referenced
 from .operations import OPERATIONS, Operation
 from .problems import MEDIA_TYPE
 from .schemas import OneOfFields, ProblemOut
@@ -54,6 +54,15 @@ def _schema_name(schema: type[Schema] | Schema) -> str:
 
 
 def _referenced(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:  # type: ignore[type-arg]
+    if isinstance(field, CardList):
+        return {
+            "items": {"$ref": "#/components/schemas/Card"},
+            "minItems": field.min_items,
+            "maxItems": field.max_items,
+            "uniqueItems": True,
+        }
+    if isinstance(field, Moves):
+        return {"items": {"$ref": "#/components/schemas/MoveInput"}, "maxItems": field.max_items}
     if not isinstance(field, Referenced):
         return {}
     ref = {"$ref": f"#/components/schemas/{field.openapi_ref}"}
@@ -152,6 +161,8 @@ def build() -> dict[str, Any]:
     plugin = spec.plugins[0]
     assert isinstance(plugin, MarshmallowPlugin) and plugin.converter is not None
     plugin.converter.map_to_openapi_type(Referenced, None, None)  # type: ignore[no-untyped-call]
+    plugin.converter.map_to_openapi_type(CardList, "array", None)  # type: ignore[no-untyped-call]
+    plugin.converter.map_to_openapi_type(Moves, "array", None)  # type: ignore[no-untyped-call]
     plugin.converter.add_attribute_function(_referenced)  # type: ignore[no-untyped-call]
     for name, schema in _components().items():
         spec.components.schema(name, schema)

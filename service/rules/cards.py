@@ -94,14 +94,26 @@ _BY_CODE: Final = {c.code: c for c in DECK}
 SEVEN_OF_DIAMONDS: Final = _BY_CODE["7D"]
 
 
+# Codes and the cards themselves, so that one lookup takes either (cards hash by identity).
+_LOOKUP: Final[dict[object, Card]] = {}
+for _card in DECK:
+    _LOOKUP[_card.code] = _LOOKUP[_card] = _card
+
+
 def card_of(value: CardLike) -> Card:
     return value if isinstance(value, Card) else Card.parse(value)
 
 
 def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Card, ...]:
     """Parse a list of codes or cards, rejecting bad codes and duplicates with the offending entry."""
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+    if not isinstance(values, list | tuple):
         raise InvalidCard(f"{where} must be a list of card codes", field=where)
+    try:  # the common case, in one pass of C loops: every entry a card, none twice
+        found = tuple(map(_LOOKUP.get, values))
+        if None not in found and len(set(found)) == len(found):
+            return found  # type: ignore[return-value]
+    except TypeError:  # an unhashable entry: the loop below names it
+        pass
     cards: list[Card] = []
     seen: set[Card] = set()
     for i, value in enumerate(values):

@@ -58,7 +58,7 @@ def play_on(
     capture: tuple[Card, ...] | None,
     last_play: bool,
 ) -> PlayResult:
-    """``apply_play`` for inputs already parsed and checked."""
+    """``apply_play`` for inputs already parsed and checked (the round engine's hot path)."""
 
     def refuse(error: type[MoveError], message: str, field: str, options: Captures | None) -> MoveError:
         legal = [captures_of(rules, table, c, last_play) for c in hand]
@@ -67,7 +67,8 @@ def play_on(
     if card not in hand:
         raise refuse(CardNotHeld, f"{card} is not in the hand", "card", None)
     legal = captures_of(rules, table, card, last_play)
-    rest_of_hand = tuple(c for c in hand if c is not card)
+    at = hand.index(card)
+    rest_of_hand = hand[:at] + hand[at + 1 :]
     if capture is None:
         if len(legal.options) > 1:
             raise refuse(
@@ -91,5 +92,5 @@ def play_on(
     if chosen is None:
         return PlayResult(card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal)
     taken = legal.options[chosen]
-    remaining = tuple(c for c in table if c not in taken)
+    remaining = tuple([c for c in table if c not in taken])
     return PlayResult(card, legal.kind, taken, legal.sweeps(chosen), remaining, rest_of_hand, legal)

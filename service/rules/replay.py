@@ -85,6 +85,9 @@ def replay_round(
         m if isinstance(m, PlayMove | CutMove) else parse_move(m, field=f"moves.{i}") for i, m in enumerate(moves)
     ]
     state, dealt_deck = deal_round(rules, players, dealer, deck=deck, seed=seed, cut=cut)
+    for i, move in enumerate(parsed):
+        if move.seat is not None and not 0 <= move.seat < players:
+            raise InvalidInput(f"seat must be from 0 to {players - 1}", field=f"moves.{i}.seat")
     verdicts: list[MoveVerdict] = []
     for index, move in enumerate(parsed):
         seat = state.turn if move.seat is None else move.seat

@@ -80,7 +80,7 @@ def parse_move(data: object, *, field: str = "move") -> Move:
     if not isinstance(data, Mapping):
         raise InvalidInput("a move is an object {card, capture?} or {cut}", field=field)
     seat = data.get("seat")
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+    if "seat" in data and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise InvalidInput("seat must be a whole number", field=f"{field}.seat")
     if "cut" in data:
         if set(data) - {"cut", "seat"}:
@@ -222,7 +222,8 @@ def _play_card(state: RoundState, seat: int, move: PlayMove) -> tuple[RoundState
         last_capturer = side
     table, stock, phase = result.table, state.stock, Phase.PLAY
     turn: int | None = (seat + 1) % state.players
-    dealt, collected = False, tuple[Card, ...]()
+    dealt = False
+    collected: tuple[Card, ...] = ()
     if not any(hands):
         if stock:
             for k, each in enumerate(state.playing_order()):
@@ -234,16 +235,19 @@ def _play_card(state: RoundState, seat: int, move: PlayMove) -> tuple[RoundState
             collected, table = table, ()
             piles[last_capturer] = (*piles[last_capturer], *collected)
             turn, phase = None, Phase.OVER
-    after = replace(
-        state,
-        phase=phase,
-        turn=turn,
-        hands=tuple(hands),
-        table=table,
-        stock=stock,
-        piles=tuple(piles),
-        sweeps=tuple(sweeps),
-        last_capturer=last_capturer,
+    # The constructor rather than dataclasses.replace: this runs for every move of every replay.
+    after = RoundState(
+        state.rules,
+        state.players,
+        state.dealer,
+        phase,
+        turn,
+        tuple(hands),
+        table,
+        stock,
+        tuple(piles),
+        tuple(sweeps),
+        last_capturer,
     )
     event = Event(seat, move, result.kind, result.taken, result.sweep, dealt, collected)
     return after, event
