@@ -1,0 +1,220 @@
+/** Tag `rounds`: deal, play move by move (plain and sealed), replay a record, view a seat. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Card, PlainDeal, RoundState } from "../../src/client.js";
+import { seededDeck } from "../../src/shuffle.js";
+import { expectProblem, playPlainRound, playSealedRound, type PlayedRound } from "../helpers.js";
+import { operation, referee } from "./registry.js";
+
+const sorted = (cards: readonly Card[]) => [...cards].sort();
+
+/** Every card of a state, wherever it lies. */
+function allCards(state: RoundState): Card[] {
+  return [...state.hands.flat(), ...state.table, ...state.stock, ...state.piles.flat()];
+}
+
+// Rounds played once and checked by several cases below.
+const SCOPA = { rules: "scopa", players: 2, dealer: 0, seed: "ts-client" } as const;
+const CHKOBBA4 = { rules: "chkobba", players: 4, dealer: 3, seed: 20261130 } as const;
+let scopaDeal: PlainDeal;
+let scopaRound: PlayedRound;
+let chkobbaDeal: PlainDeal;
+let chkobbaRound: PlayedRound;
+
+let playing: Promise<void> | undefined;
+/** Deals and plays those rounds, once for every operation below that needs them. */
+const playTheRounds = (): Promise<void> =>
+  (playing ??= (async () => {
+    scopaDeal = await referee.client.dealRound({ ...SCOPA });
+    scopaRound = await playPlainRound(referee.client, scopaDeal);
+    chkobbaDeal = await referee.client.dealRound({ ...CHKOBBA4 });
+    chkobbaRound = await playPlainRound(referee.client, chkobbaDeal);
+  })());
+
+operation("dealRound", () => {
+  test("a seeded scopa deal: the deck of the seeded shuffle, dealt 3 a seat from the dealer's right, then 4", async () => {
+    const { state, deck } = scopaDeal;
+    assert.deepEqual(deck, seededDeck(SCOPA.seed));
+    assert.deepEqual([state.phase, state.turn, state.dealer, state.players], ["play", 1, 0, 2]);
+    assert.deepEqual(state.hands[1], deck.slice(0, 3));
+    assert.deepEqual(state.hands[0], deck.slice(3, 6));
+    assert.deepEqual(state.table, deck.slice(6, 10));
+    assert.deepEqual(state.stock, deck.slice(10));
+    assert.deepEqual([state.piles, state.sweeps, state.last_capturer], [[[], []], [0, 0], null]);
+  });
+
+  test("chkobba without cut waits in phase cut, the cutter to move; with cut it deals", async () => {
+    assert.equal(chkobbaDeal.state.phase, "cut");
+    assert.equal(chkobbaDeal.state.turn, 0, "the dealer's right cuts (seat 3 deals)");
+    assert.deepEqual(chkobbaDeal.deck, seededDeck(CHKOBBA4.seed));
+    const cut = await referee.client.dealRound({ ...CHKOBBA4, cut: "keep" });
+    assert.equal(cut.state.phase, "play");
+    assert.deepEqual(cut.deck, chkobbaDeal.deck);
+    assert.deepEqual(sorted(allCards(cut.state)), sorted(cut.deck));
+    assert.deepEqual(
+      cut.state.hands.map((h) => h.length),
+      [3, 3, 3, 3],
+    );
+  });
+
+  test("a deck given is dealt as it lies; without deck or seed the service shuffles and says which deck", async () => {
+    const deck = seededDeck("given");
+    const given = await referee.client.dealRound({ rules: "scopa", players: 2, dealer: 1, deck });
+    assert.deepEqual(given.deck, deck);
+    const random = await referee.client.dealRound({ rules: "scopa", players: 2, dealer: 1 });
+    assert.deepEqual(sorted(random.deck), sorted(deck));
+    assert.deepEqual(random.state.hands[0], random.deck.slice(0, 3), "seat 0 is the right of dealer 1");
+  });
+
+  test("sealed: a state_token and one view per seat, no state and no deck", async () => {
+    const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
+    assert.deepEqual(Object.keys(sealed).sort(), ["state_token", "views"]);
+    assert.equal(typeof sealed.state_token, "string");
+    assert.deepEqual(
+      sealed.views.map((v) => [v.seat, v.hand]),
+      [
+        [0, scopaDeal.state.hands[0]],
+        [1, scopaDeal.state.hands[1]],
+      ],
+    );
+    const one = await referee.client.dealRound({ ...SCOPA, sealed: true, viewer: 1 });
+    assert.deepEqual(
+      one.views.map((v) => v.seat),
+      [1],
+    );
+  });
+
+  test("cut outside chkobba and a 41st card are 422 problems", async () => {
+    await expectProblem(referee.client.dealRound({ ...SCOPA, cut: "keep" }), 422, "invalid-input");
+    const problem = await expectProblem(
+      referee.client.dealRound({ rules: "scopa", players: 2, dealer: 0, deck: [...seededDeck(1), "AD"] }),
+      422,
+      "validation-error",
+    );
+    assert.ok(problem.errors.deck, JSON.stringify(problem.errors));
+  });
+}, playTheRounds);
+
+operation("playRound", () => {
+  test("a whole scopa round, plain, played through the client to phase over", () => {
+    const { state, breakdown, nextDealer } = scopaRound;
+    assert.equal(state!.phase, "over");
+    assert.equal(state!.turn, null);
+    assert.deepEqual(sorted(state!.piles.flat()), sorted(scopaDeal.deck), "every card ends in a pile");
+    assert.equal(breakdown.length, 2);
+    assert.equal(nextDealer, 1, "the dealer's right deals next");
+    assert.equal(scopaRound.moves.length, 40 - 4, "36 cards are played");
+  });
+
+  test("a whole 4-player chkobba round, from the cut, to phase over", () => {
+    const { state, breakdown, moves } = chkobbaRound;
+    assert.deepEqual(moves[0], { cut: "keep" });
+    assert.equal(state!.phase, "over");
+    assert.equal(breakdown.length, 2, "two sides of partners");
+    assert.deepEqual(sorted(state!.piles.flat()), sorted(chkobbaDeal.deck));
+  });
+
+  test("the same round played sealed, from the views alone, ends with the same breakdown", async () => {
+    const sealed = await playSealedRound(referee.client, await referee.client.dealRound({ ...SCOPA, sealed: true }));
+    assert.deepEqual(sealed.moves, scopaRound.moves);
+    assert.deepEqual(sealed.breakdown, scopaRound.breakdown);
+    assert.equal(sealed.nextDealer, scopaRound.nextDealer);
+    const chkobba = await playSealedRound(referee.client, await referee.client.dealRound({ ...CHKOBBA4, sealed: true }));
+    assert.deepEqual(chkobba.breakdown, chkobbaRound.breakdown);
+  });
+
+  test("a move out of turn or of a card not held is a 422 problem; a forged token is tampered-state", async () => {
+    const { state } = scopaDeal;
+    await expectProblem(
+      referee.client.playRound({ state, move: { card: state.hands[0]![0]!, seat: 0 } }),
+      422,
+      "not-your-turn",
+    );
+    await expectProblem(referee.client.playRound({ state, move: { card: state.hands[0]![0]! } }), 422, "card-not-held");
+    await expectProblem(referee.client.playRound({ state, move: { cut: "keep" } }), 422, "wrong-phase");
+    const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
+    const forged = sealed.state_token.slice(0, -4) + (sealed.state_token.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const problem = await expectProblem(
+      referee.client.playRound({ state_token: forged, move: { card: sealed.views[1]!.hand[0]! } }),
+      422,
+      "tampered-state",
+    );
+    assert.ok(problem.errors.state_token);
+  });
+
+  test("a state that breaks RULES.md §9 is a 422 bad-state problem", async () => {
+    const state = structuredClone(scopaDeal.state);
+    state.table.push(state.stock.pop()!);
+    await expectProblem(referee.client.playRound({ state, move: { card: state.hands[1]![0]! } }), 422, "bad-state");
+  });
+}, playTheRounds);
+
+operation("replayRound", () => {
+  const record = (deal: PlainDeal, round: PlayedRound) => ({
+    rules: deal.state.rules,
+    players: deal.state.players,
+    dealer: deal.state.dealer,
+    deck: deal.deck,
+    moves: round.moves,
+  });
+
+  test("the record of the round played move by move replays as valid, to the same end", async () => {
+    for (const [deal, round] of [
+      [scopaDeal, scopaRound],
+      [chkobbaDeal, chkobbaRound],
+    ] as const) {
+      const replay = await referee.client.replayRound(record(deal, round));
+      assert.deepEqual([replay.valid, replay.complete, replay.first_illegal], [true, true, null]);
+      assert.equal(replay.moves.length, round.moves.length);
+      assert.ok(replay.moves.every((m, i) => m.verdict === "legal" && m.index === i));
+      assert.deepEqual(replay.breakdown, round.breakdown);
+      assert.deepEqual(replay.state, round.state);
+      assert.equal(replay.next_dealer, round.nextDealer);
+    }
+  });
+
+  test("a claim is checked: right, then wrong", async () => {
+    const right = await referee.client.replayRound({ ...record(scopaDeal, scopaRound), claimed: scopaRound.breakdown });
+    assert.deepEqual(right.claim, { valid: true, discrepancies: [] });
+    const claimed = structuredClone(scopaRound.breakdown);
+    claimed[0]!.total += 1;
+    const wrong = await referee.client.replayRound({ ...record(scopaDeal, scopaRound), claimed });
+    assert.equal(wrong.claim?.valid, false);
+    assert.deepEqual(
+      wrong.claim?.discrepancies.map((d) => [d.side, d.category]),
+      [[0, "total"]],
+    );
+  });
+
+  test("an illegal move is a verdict (200), and the replay stops there", async () => {
+    const moves = [...scopaRound.moves];
+    moves.splice(1, 0, moves[0]!); // the same card twice
+    const replay = await referee.client.replayRound({ ...record(scopaDeal, scopaRound), moves });
+    assert.deepEqual([replay.valid, replay.complete, replay.first_illegal], [false, false, 1]);
+    assert.equal(replay.moves.at(-1)!.verdict, "illegal");
+    assert.equal(typeof replay.moves.at(-1)!.code, "string");
+  });
+}, playTheRounds);
+
+operation("viewRound", () => {
+  test("a plain state: each seat sees its own hand, the sizes of the others, and no stock", async () => {
+    const { state } = scopaDeal;
+    for (const seat of [0, 1]) {
+      const { view } = await referee.client.viewRound({ state, seat });
+      assert.deepEqual(view.hand, state.hands[seat]);
+      assert.deepEqual(view.hand_sizes, [3, 3]);
+      assert.equal(view.stock_size, 30);
+      assert.equal(JSON.stringify(view).includes(state.hands[1 - seat]![0]!), false, "no card of the other hand");
+    }
+  });
+
+  test("a sealed state gives the view that dealRound gave", async () => {
+    const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
+    const { view } = await referee.client.viewRound({ state_token: sealed.state_token, seat: 1 });
+    assert.deepEqual(view, sealed.views[1]);
+  });
+
+  test("a seat that does not play is a 422 problem", async () => {
+    await expectProblem(referee.client.viewRound({ state: scopaDeal.state, seat: 3 }), 422, "invalid-input");
+  });
+}, playTheRounds);
