@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8080
+TS_CLIENT := clients/typescript
 
-.PHONY: install test lint offline-checks bench run openapi readme clean
+.PHONY: install test lint offline-checks browser ts-client bench bench-rules bench-http bench-hints run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,22 +29,42 @@ lint: install
 offline-checks: install
 	$(BIN)/python scripts/check_deploy.py
 
-test: lint offline-checks
+# Debian's Chromium for tests/browser: installed (as root) when missing, else nothing is done.
+browser:
+	sh scripts/install_chromium.sh
+
+# The TypeScript client: npm ci from its lock file, the generated-code check, then its tests
+# against a gunicorn they start and stop.
+ts-client: install
+	bash scripts/ts_client_tests.sh
+
+test: lint offline-checks browser ts-client
 	$(BIN)/pytest
 
-bench: install
+# Benchmarks: never part of `make test`. `make bench` runs them all (several minutes).
+bench: bench-rules bench-http bench-hints
+
+bench-rules: install
 	$(BIN)/python -m bench.captures
+
+bench-http: install
+	$(BIN)/python -m bench.http
+
+bench-hints: install
+	$(BIN)/python -m bench.hints
 
 run: install
 	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"
 
-# Regenerate the committed contract from the schemas and the operation registry.
+# Regenerate the committed contract from the schemas and the operation registry, and the
+# TypeScript client's types from the contract.
 openapi: install
 	$(BIN)/python -m service.api.spec openapi.yaml
+	cd $(TS_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent generate
 
 # Rewrite the README's API examples with the service's real answers.
 readme: install
 	$(BIN)/python -m scripts.readme_examples
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(TS_CLIENT)/node_modules $(TS_CLIENT)/dist

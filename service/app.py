@@ -12,6 +12,7 @@ from service.api.sealing import Sealer
 from service.ops import logging as access_logging
 from service.ops import metrics
 from service.ops import views as ops_views
+from service.web import bp as web_bp
 
 MAX_BODY_BYTES = 64 * 1024  # a full round record is about 4 KiB
 
@@ -33,6 +34,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(ops_views.bp)
+    app.register_blueprint(web_bp)
     # Before metrics: its hooks then start first and finish last, around everything else.
     access_logging.install(app)
     metrics.instrument(app)

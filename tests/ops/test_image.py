@@ -86,7 +86,8 @@ def _runtime_env() -> dict[str, str]:
 def test_the_build_context_is_the_service_and_nothing_else() -> None:
     sent = build_context()
     assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "openapi.yaml", "service/app.py"} <= set(sent)
-    assert all(p.endswith(".py") for p in sent if p.startswith("service/")), sent
+    web_assets = ("service/web/pages/", "service/web/static/")  # the browser pages the service serves
+    assert all(p.endswith(".py") or p.startswith(web_assets) for p in sent if p.startswith("service/")), sent
     assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "docs", "deploy", ".git", ".venv", "scripts"}]
     assert not [p for p in sent if "__pycache__" in p or p.endswith(".pyc")]
     # Every COPY from the context names something the context holds.

@@ -1,0 +1,111 @@
+"""Pages for people: the interactive API documentation (/docs) and the referee's console (/referee).
+
+Both are static pages whose scripts call the public API from the browser, exactly as any client
+does: nothing here decides a rule, and neither page is an API operation, so neither is in
+``openapi.yaml`` (metrics and the access log name them by endpoint: ``web.referee``, ...).
+
+Every asset comes from the service itself. Swagger UI's are the ones the ``flask-swagger-ui`` wheel
+ships (Swagger UI 5, which reads OpenAPI 3.1; Apache-2.0, its LICENSE served beside them), pinned in
+``constraints.txt`` like every other dependency. A strict Content-Security-Policy then forbids
+anything else: no inline script or style, no other origin, no eval, no framing.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import yaml
+from flask import Blueprint, Response, abort, current_app, send_from_directory
+
+bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web")
+
+PAGES = Path(__file__).resolve().parent / "pages"
+
+
+def _swagger_ui_dist() -> Path:
+    """Where the flask-swagger-ui wheel keeps Swagger UI's files (found without importing it)."""
+    spec = find_spec("flask_swagger_ui")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("flask-swagger-ui is not installed: it ships the Swagger UI files /docs serves")
+    return Path(spec.origin).parent / "dist"
+
+
+SWAGGER_UI = _swagger_ui_dist()
+# Only what /docs loads, and the licence it is shipped under.
+SWAGGER_UI_FILES = frozenset({"swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "VERSION"})
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",  # Swagger UI's stylesheet draws its icons as data: SVGs
+        "connect-src 'self'",  # the pages call this service's API, and nothing else
+        "font-src 'self'",
+        "manifest-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), geolocation=(), microphone=(), payment=(), usb=()",
+}
+
+
+@bp.after_request
+def _security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+@bp.get("/docs")
+def docs() -> Response:
+    return _page("docs.html")
+
+
+@bp.get("/docs/openapi.json")
+def docs_spec() -> Response:
+    """The committed contract as JSON for Swagger UI, its `servers` replaced by this very service.
+
+    The committed file names `make run`'s address; a page served from anywhere else (a test's free
+    port, a deployment) must send "Try it out" to the origin it came from, which the page's CSP
+    allows and nothing else.
+    """
+    cached = current_app.extensions.get("chkobba.docs_spec")
+    if cached is None:
+        document: dict[str, Any] = yaml.safe_load(current_app.config["OPENAPI_YAML"] or b"{}") or {}
+        document["servers"] = [{"url": "/", "description": "This service"}]
+        cached = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+        current_app.extensions["chkobba.docs_spec"] = cached
+    return Response(cached, mimetype="application/json")
+
+
+@bp.get("/docs/swagger-ui/<name>")
+def swagger_ui(name: str) -> Response:
+    if name not in SWAGGER_UI_FILES:
+        abort(404)
+    mimetype = "text/plain" if name in ("LICENSE", "VERSION") else None
+    return send_from_directory(SWAGGER_UI, name, mimetype=mimetype)
+
+
+@bp.get("/referee")
+def referee() -> Response:
+    return _page("referee.html")
+
+
+def _page(name: str) -> Response:
+    response = send_from_directory(PAGES, name, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers.pop("Content-Disposition", None)  # a page to show, not a file named referee.html
+    return response

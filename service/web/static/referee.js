@@ -1,0 +1,867 @@
+// The referee's console. It only calls the service's public API (the paths are relative, so the
+// page works behind a path prefix too) and draws what the API answers; it never judges by itself.
+
+import { LANGS, t, reasonText, cardName, listText } from "./i18n.js";
+import { cardEl, cardButton, cardRow } from "./cards.js";
+import { EXAMPLES, recordText } from "./examples.js";
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
+const SUITS = ["D", "H", "S", "C"];
+const CATEGORIES = ["cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera"];
+const MAX_HAND = 3;
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  lang: "en",
+  rulesets: [], // GET /v1/rulesets
+  details: new Map(), // profile id -> GET /v1/rulesets/{profile}
+  review: null, // the last review: {body, ruleset, replay, decision, notes}
+  judge: { zone: "table", table: [], hand: [], played: null, claimed: [], result: null },
+};
+
+// ---- the API ---------------------------------------------------------------------------------
+
+async function api(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { ok: false, status: 0, data: null };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+async function ruleset(profile) {
+  if (!app.details.has(profile)) {
+    const res = await api("GET", `v1/rulesets/${encodeURIComponent(profile)}`);
+    if (!res.ok) return null;
+    app.details.set(profile, res.data);
+  }
+  return app.details.get(profile);
+}
+
+// ---- small DOM helpers -----------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+const tr = (key, params) => t(app.lang, key, params);
+
+function cardContext(rs) {
+  const all = app.rulesets.flatMap((r) => r.figures || []);
+  const figures = { own: rs?.figures || [], all };
+  return {
+    name: (code) => cardName(app.lang, code, figures),
+    value: (code) => rs?.values?.[code.slice(0, -1)],
+  };
+}
+
+function sidesOf(players) {
+  return players === 4 ? 2 : players; // partners sit opposite with four players (RULES.md §2)
+}
+
+function seatLabel(seat, players) {
+  if (seat === null || seat === undefined) return "";
+  return players === 4 ? tr("seatOfSide", { n: seat, side: seat % 2 }) : tr("seat", { n: seat });
+}
+
+function problemText(res) {
+  if (res.status === 0 || !res.data) return tr("unreachable");
+  const code = res.data.code || `http-${res.status}`;
+  const reason = reasonText(app.lang, code);
+  return tr("refused", { reason: reason === code ? res.data.detail || code : reason });
+}
+
+function problemBlock(res) {
+  const block = el("div", { class: "problem", role: "alert" }, el("p", { text: problemText(res) }));
+  const data = res.data || {};
+  const details = [];
+  if (data.detail) details.push(el("li", { lang: "en", dir: "ltr", text: data.detail }));
+  for (const [field, messages] of Object.entries(data.errors || {})) {
+    details.push(el("li", { lang: "en", dir: "ltr" }, el("code", { text: field }), `: ${messages.join(" ")}`));
+  }
+  if (details.length) block.append(el("p", { class: "muted", text: tr("fieldErrors") }), el("ul", {}, details));
+  return block;
+}
+
+function setStatus(id, text, kind = "") {
+  const node = $(id);
+  node.className = `status ${kind}`.trim();
+  node.textContent = text;
+}
+
+// ---- language --------------------------------------------------------------------------------
+
+function chooseLanguage() {
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  if (asked && LANGS[asked]) return asked;
+  try {
+    const saved = window.localStorage.getItem("chkobba.lang");
+    if (saved && LANGS[saved]) return saved;
+  } catch {
+    // storage may be refused: fall through to the browser's languages
+  }
+  for (const tag of navigator.languages || []) {
+    const base = tag.slice(0, 2).toLowerCase();
+    if (LANGS[base]) return base;
+  }
+  return "en";
+}
+
+function applyLanguage(lang) {
+  app.lang = lang;
+  const root = document.documentElement;
+  root.lang = lang;
+  root.dir = LANGS[lang].dir;
+  document.title = tr("pageTitle");
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = tr(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) {
+    node.setAttribute("aria-label", tr(node.dataset.i18nLabel));
+  }
+  for (const button of document.querySelectorAll("#langs button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
+  }
+  try {
+    window.localStorage.setItem("chkobba.lang", lang);
+  } catch {
+    // not kept: fine
+  }
+  renderOptions(false);
+  renderScoreFields();
+  renderPack();
+  renderZones();
+  renderReview();
+  renderJudgeResult();
+}
+
+// ---- the rules pickers -----------------------------------------------------------------------
+
+function currentProfile() {
+  return app.rulesets.find((r) => r.id === $("profile").value) || app.rulesets[0];
+}
+
+function renderProfiles() {
+  const select = $("profile");
+  select.replaceChildren(...app.rulesets.map((r) => el("option", { value: r.id, text: r.id })));
+}
+
+function profileTitle(profile) {
+  const key = `profileTitle_${profile.id}`;
+  const translated = tr(key);
+  return translated === key ? profile.title : translated;
+}
+
+function renderPlayers(keep) {
+  const profile = currentProfile();
+  const select = $("players");
+  const before = Number(keep ?? select.value);
+  select.replaceChildren(...profile.players.map((n) => el("option", { value: n, text: String(n) })));
+  select.value = String(profile.players.includes(before) ? before : profile.players[0]);
+}
+
+// The option inputs, built from the profile's own list of options.
+function renderOptions(reset = true) {
+  const profile = currentProfile();
+  if (!profile) return;
+  $("profile-title").textContent = profileTitle(profile);
+  const holder = $("options-fields");
+  const previous = {};
+  if (!reset) {
+    for (const input of holder.querySelectorAll("input")) {
+      previous[input.name] = input.type === "checkbox" ? input.checked : input.value;
+    }
+  }
+  holder.replaceChildren();
+  for (const option of profile.options) {
+    const id = `option-${option.name}`;
+    if (option.type === "boolean") {
+      const input = el("input", { type: "checkbox", id, name: option.name });
+      input.checked = option.name in previous ? previous[option.name] : Boolean(option.default);
+      holder.append(el("label", { class: "check", for: id }, input, " ", tr(`opt_${option.name}`)));
+    } else {
+      const input = el("input", {
+        type: "number",
+        id,
+        name: option.name,
+        min: "1",
+        step: "1",
+        inputmode: "numeric",
+        placeholder:
+          option.default === null ? tr("targetNone") : tr("targetDefault", { value: option.default }),
+      });
+      input.value = previous[option.name] ?? "";
+      holder.append(el("label", { class: "field", for: id }, el("span", { text: tr("target") }), input));
+    }
+  }
+  $("options").hidden = profile.options.length === 0;
+}
+
+// The rules as the pickers say: a profile id, or {profile, options} when an option differs.
+function pickerRules() {
+  const profile = currentProfile();
+  const options = {};
+  for (const option of profile.options) {
+    const input = $(`option-${option.name}`);
+    if (!input) continue;
+    if (option.type === "boolean") {
+      if (input.checked !== Boolean(option.default)) options[option.name] = input.checked;
+    } else if (input.value.trim() !== "") {
+      options[option.name] = Number(input.value);
+    }
+  }
+  return Object.keys(options).length ? { profile: profile.id, options } : profile.id;
+}
+
+// Show the rules a record names in the pickers, so that what is judged is what is shown.
+function syncPickers(rules, players) {
+  const id = typeof rules === "string" ? rules : rules?.profile;
+  if (!app.rulesets.some((r) => r.id === id)) return false;
+  $("profile").value = id;
+  renderPlayers(players);
+  renderOptions(true);
+  const options = typeof rules === "object" ? rules.options || {} : {};
+  for (const [name, value] of Object.entries(options)) {
+    const input = $(`option-${name}`);
+    if (!input) continue;
+    if (input.type === "checkbox") input.checked = Boolean(value);
+    else input.value = String(value);
+  }
+  renderScoreFields();
+  return true;
+}
+
+function renderScoreFields() {
+  const holder = $("scores-fields");
+  const sides = sidesOf(Number($("players").value));
+  const values = [...holder.querySelectorAll("input")].map((i) => i.value);
+  holder.replaceChildren();
+  for (let side = 0; side < sides; side += 1) {
+    const id = `score-before-${side}`;
+    const input = el("input", { type: "number", id, min: "0", step: "1", inputmode: "numeric" });
+    input.value = values[side] ?? "";
+    holder.append(el("label", { class: "field", for: id }, el("span", { text: tr("side", { n: side }) }), input));
+  }
+}
+
+// ---- tab 1: review a record ------------------------------------------------------------------
+
+async function loadFile(event) {
+  const file = event.target.files?.[0];
+  if (!file) return;
+  $("record").value = await file.text();
+  setStatus("review-status", "");
+}
+
+function loadExample(name) {
+  $("record").value = recordText(EXAMPLES[name]);
+  $("record").focus();
+}
+
+async function review(event) {
+  event.preventDefault();
+  setStatus("review-status", "");
+  let record;
+  try {
+    record = JSON.parse($("record").value);
+  } catch (error) {
+    setStatus("review-status", tr("notJson", { message: error.message }), "error");
+    return;
+  }
+  if (!record || typeof record !== "object" || Array.isArray(record)) {
+    setStatus("review-status", tr("notObject"), "error");
+    return;
+  }
+  const body = { ...record };
+  const notes = [];
+  if (body.rules === undefined && body.players === undefined) {
+    body.rules = pickerRules();
+    body.players = Number($("players").value);
+  } else {
+    if (body.rules === undefined) body.rules = pickerRules();
+    if (body.players === undefined) body.players = Number($("players").value);
+    if (syncPickers(body.rules, body.players)) {
+      const profile = typeof body.rules === "string" ? body.rules : body.rules.profile;
+      notes.push({ key: "usedRecordRules", params: { profile, players: body.players } });
+    }
+  }
+  $("check").disabled = true;
+  setStatus("review-status", tr("checking"), "busy");
+  const replay = await api("POST", "v1/rounds/replay", body);
+  let decision = null;
+  const profileId = typeof body.rules === "string" ? body.rules : body.rules?.profile;
+  const rs = replay.ok ? await ruleset(profileId) : null;
+  if (replay.ok) {
+    const inputs = [...$("scores-fields").querySelectorAll("input")];
+    const filled = inputs.filter((i) => i.value.trim() !== "");
+    if (filled.length && !replay.data.breakdown) {
+      notes.push({ key: "noDecisionIncomplete" });
+    } else if (filled.length && filled.length < inputs.length) {
+      notes.push({ key: "needAllScores" });
+    } else if (filled.length && replay.data.breakdown) {
+      const scores = inputs.map((i) => Number(i.value));
+      const round_points = replay.data.breakdown.map((line) => line.total);
+      decision = await api("POST", "v1/match-decisions", { rules: body.rules, scores, round_points });
+    }
+  }
+  $("check").disabled = false;
+  setStatus("review-status", "");
+  app.review = { body, ruleset: rs, replay, decision, notes };
+  renderReview();
+  const heading = $("review-result").querySelector("h3");
+  heading?.focus();
+}
+
+function renderReview() {
+  const holder = $("review-result");
+  holder.replaceChildren();
+  const review = app.review;
+  if (!review) return;
+  const { body, replay, decision, notes } = review;
+  for (const note of notes) holder.append(el("p", { class: "note", text: tr(note.key, note.params) }));
+  if (!replay.ok) {
+    holder.append(problemBlock(replay));
+    return;
+  }
+  const data = replay.data;
+  const ctx = cardContext(review.ruleset);
+  const players = body.players;
+
+  // The verdict in one sentence.
+  let summary;
+  if (data.first_illegal !== null && data.first_illegal !== undefined) {
+    const bad = data.moves[data.first_illegal];
+    summary = tr("illegalAt", { n: data.first_illegal + 1, reason: reasonText(app.lang, bad.code) });
+  } else {
+    summary = tr(data.complete ? "allLegalComplete" : "allLegalIncomplete");
+  }
+  holder.append(
+    el(
+      "section",
+      { class: `verdict ${data.valid ? "ok" : "bad"}`, "aria-labelledby": "verdict-heading", id: "verdict" },
+      el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
+      el("p", { class: "summary", text: summary }),
+    ),
+  );
+
+  holder.append(renderMoves(data, ctx, players));
+  holder.append(renderPosition(data, ctx));
+  holder.append(renderBreakdown(data, review.ruleset));
+  if (data.claim) holder.append(renderClaim(data.claim, review.ruleset));
+  if (decision) holder.append(renderDecision(decision));
+
+  const first = holder.querySelector(".move.first-illegal");
+  first?.scrollIntoView({ block: "nearest" });
+}
+
+function sweepName(rs) {
+  const names = rs?.categories?.find((c) => c.code === "sweeps")?.names || {};
+  return localName(names) || tr("sweep");
+}
+
+function renderMoves(data, ctx, players) {
+  const recorded = Array.isArray(app.review?.body?.moves) ? app.review.body.moves : [];
+  const list = el("ol", { class: "moves" });
+  for (const move of data.moves) {
+    const illegal = move.verdict === "illegal";
+    const first = move.index === data.first_illegal;
+    const item = el("li", {
+      class: `move ${illegal ? "illegal" : "legal"}${first ? " first-illegal" : ""}`,
+      "data-index": move.index,
+      "aria-current": first ? "step" : null,
+    });
+    const head = el(
+      "span",
+      { class: "move-head" },
+      el("span", { class: "move-no", text: tr("moveNo", { n: move.index + 1 }) }),
+      el("span", { class: "seat", text: seatLabel(move.seat, players) }),
+      el("span", { class: `badge verdict-${move.verdict}`, text: tr(illegal ? "illegal" : "legal") }),
+    );
+    const what = el("span", { class: "move-play" });
+    if (move.cut) {
+      what.append(el("span", { class: "cut", text: tr(move.cut === "keep" ? "cutKeep" : "cutTable") }));
+    } else {
+      what.append(el("span", { class: "sr-only", text: tr("plays") }), cardEl(move.card, ctx, { small: !first }));
+      const taken = (move.captured || []).filter((c) => c !== move.card);
+      const claimed = illegal ? recorded[move.index]?.capture : null;
+      if (taken.length) {
+        what.append(el("span", { class: "takes", text: tr("takes") }), cardRow(taken, ctx, { small: true }));
+      } else if (Array.isArray(claimed) && claimed.length && claimed.every((c) => typeof c === "string")) {
+        // What the record claims the illegal move took: the API judged it, the record says it.
+        what.append(
+          el("span", { class: "takes", text: tr("claims") }),
+          el("span", { class: "claimed" }, cardRow(claimed, ctx, { small: true })),
+        );
+      } else if (!illegal) {
+        what.append(el("span", { class: "laid", text: tr("laid") }));
+      }
+      if (move.sweep) what.append(el("span", { class: "badge sweep", text: sweepName(app.review?.ruleset) }));
+    }
+    item.append(el("div", { class: "move-line" }, head, what));
+    if (illegal) {
+      item.append(
+        el("p", { class: "reason" }, el("strong", { text: reasonText(app.lang, move.code) })),
+        el("p", { class: "muted service-text", lang: "en", dir: "ltr", text: move.reason || "" }),
+      );
+      if (first) item.append(renderLegal(move, ctx));
+    }
+    list.append(item);
+  }
+  return el("section", { class: "moves-section" }, el("h3", { text: tr("moves") }), list);
+}
+
+// The legal options beside the first illegal move: every hand card and what it may take.
+function renderLegal(move, ctx) {
+  const box = el("div", { class: "legal-options", id: "legal-options" });
+  if (move.legal_cuts) {
+    box.append(el("h4", { text: tr("couldCut") }));
+    const cuts = move.legal_cuts.map((cut) => tr(cut === "keep" ? "cutKeep" : "cutTable"));
+    box.append(el("p", { text: cuts.join(` ${tr("or")} `) }));
+    return box;
+  }
+  box.append(el("h4", { text: tr("couldPlay", { n: move.seat }) }));
+  box.append(optionsList(move.legal || [], ctx));
+  return box;
+}
+
+function optionsList(entries, ctx) {
+  const list = el("ul", { class: "option-list" });
+  for (const entry of entries) {
+    const item = el("li", { class: "option-card", "data-card": entry.card });
+    item.append(cardEl(entry.card, ctx), el("span", { class: "kind", text: tr(`kind_${entry.kind}`) }));
+    const choices = el("span", { class: "choices" });
+    entry.options.forEach((option, i) => {
+      if (i > 0) choices.append(el("span", { class: "or", text: tr("or") }));
+      const group = el("span", { class: "option", "data-capture": option.capture.join(" ") });
+      group.append(cardRow(option.capture, ctx, { small: true }));
+      if (option.sweep) group.append(el("span", { class: "badge sweep", text: tr("sweepsTable") }));
+      choices.append(group);
+    });
+    if (entry.options.length) item.append(choices);
+    list.append(item);
+  }
+  return list;
+}
+
+function renderPosition(data, ctx) {
+  const state = data.state;
+  let title;
+  if (data.first_illegal !== null && data.first_illegal !== undefined) {
+    title = tr("positionAtIllegal", { n: data.first_illegal + 1 });
+  } else {
+    title = tr(data.complete ? "positionAtEnd" : "positionStopped");
+  }
+  const section = el("section", { class: "position" }, el("h3", { text: title }));
+  section.append(
+    el("h4", { text: tr("table") }),
+    state.table.length ? cardRow(state.table, ctx, { label: tr("table") }) : el("p", { text: tr("emptyTable") }),
+  );
+  if (state.phase !== "over") {
+    if (state.turn !== null) section.append(el("p", { text: tr("toMove", { n: state.turn }) }));
+    state.hands.forEach((hand, seat) => {
+      if (!hand.length) return;
+      section.append(
+        el("h4", { text: tr("handOf", { n: seat }) }),
+        cardRow(hand, ctx, { small: true, label: tr("handOf", { n: seat }) }),
+      );
+    });
+    section.append(el("p", { class: "muted", text: tr("stock", { n: state.stock.length }) }));
+  }
+  const piles = el("div", { class: "piles" });
+  state.piles.forEach((pile, side) => {
+    const summary = el("summary", {
+      text: tr("capturedLine", { n: side, cards: pile.length, sweeps: state.sweeps[side] }),
+    });
+    piles.append(el("details", { class: "pile" }, summary, cardRow(pile, ctx, { small: true })));
+  });
+  section.append(piles);
+  return section;
+}
+
+function localName(names) {
+  if (!names) return "";
+  const order = {
+    ar: ["ar", "translit", "fr", "it", "pt"],
+    fr: ["fr", "translit", "it", "pt", "ar"],
+    en: ["translit", "it", "pt", "fr", "ar"],
+  }[app.lang];
+  for (const key of order) if (names[key]) return names[key];
+  return "";
+}
+
+function categoryHeader(category) {
+  const local = localName(category.names);
+  const neutral = tr(`cat_${category.code}`);
+  const cell = el("th", { scope: "row", "data-category": category.code });
+  if (local && local.toLowerCase() !== neutral.toLowerCase()) {
+    cell.append(el("span", { class: "local", text: local }), el("span", { class: "neutral", text: neutral }));
+  } else {
+    cell.append(el("span", { class: "local", text: neutral }));
+  }
+  return cell;
+}
+
+function renderBreakdown(data, rs) {
+  const section = el("section", { class: "score" }, el("h3", { text: tr("score") }));
+  if (!data.breakdown) {
+    section.append(el("p", { class: "muted", text: tr("noScore") }));
+    return section;
+  }
+  const categories = (rs?.categories || CATEGORIES.map((code) => ({ code, scored: "always", names: {} }))).filter(
+    (c) => c.scored !== "never" || data.breakdown.some((line) => line[c.code]),
+  );
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col", text: tr("category") }),
+    data.breakdown.map((line) => el("th", { scope: "col", text: tr("side", { n: line.side }) })),
+  );
+  const rows = categories.map((category) =>
+    el(
+      "tr",
+      {},
+      categoryHeader(category),
+      data.breakdown.map((line) => el("td", { text: String(line[category.code]) })),
+    ),
+  );
+  const total = el(
+    "tr",
+    { class: "total" },
+    el("th", { scope: "row", text: tr("total") }),
+    data.breakdown.map((line) => el("td", { text: String(line.total) })),
+  );
+  const table = el("table", { class: "breakdown" }, el("thead", {}, head), el("tbody", {}, rows, total));
+  section.append(el("div", { class: "table-scroll" }, table));
+  return section;
+}
+
+function categoryLabel(code, rs) {
+  if (code === "total") return tr("total");
+  const names = rs?.categories?.find((c) => c.code === code)?.names;
+  return localName(names) || tr(`cat_${code}`);
+}
+
+function renderClaim(claim, rs) {
+  const section = el("section", { class: `claim ${claim.valid ? "ok" : "bad"}` }, el("h3", { text: tr("claim") }));
+  if (claim.valid) {
+    section.append(el("p", { text: tr("claimValid") }));
+  } else if (claim.reason) {
+    section.append(el("p", { text: tr("claimIncomplete") }));
+  } else {
+    section.append(el("p", { text: tr("claimInvalid") }));
+    const list = el("ul");
+    for (const d of claim.discrepancies) {
+      list.append(el("li", { text: tr("discrepancy", { ...d, category: categoryLabel(d.category, rs) }) }));
+    }
+    section.append(list);
+  }
+  return section;
+}
+
+function renderDecision(decision) {
+  const section = el("section", { class: "decision", id: "decision" }, el("h3", { text: tr("match") }));
+  if (!decision.ok) {
+    section.append(problemBlock(decision));
+    return section;
+  }
+  const data = decision.data;
+  const scores = data.scores.map((score, side) => tr("sideScore", { side: tr("side", { n: side }), score }));
+  section.append(
+    el("p", { class: "outcome", "data-outcome": data.outcome, text: tr(`outcome_${data.outcome}`, { n: data.winner }) }),
+    el("p", { text: tr("scoresAfter", { scores: listText(app.lang, scores) }) }),
+  );
+  return section;
+}
+
+// ---- tab 2: judge a capture ------------------------------------------------------------------
+
+function judgeContext() {
+  return cardContext(app.details.get(currentProfile()?.id) || currentProfile());
+}
+
+function renderPack() {
+  const pack = $("pack");
+  const ctx = judgeContext();
+  const j = app.judge;
+  pack.replaceChildren();
+  for (const suit of SUITS) {
+    const row = el("div", { class: "pack-row" });
+    for (const rank of RANKS) {
+      const code = rank + suit;
+      const where = j.table.includes(code) ? "table" : j.hand.includes(code) ? "hand" : null;
+      const button = cardButton(code, ctx, { pressed: where !== null, small: true });
+      if (where) {
+        button.classList.add(`in-${where}`);
+        button.title = `${button.title} · ${tr(where === "table" ? "whereTable" : "whereHand")}`;
+      }
+      button.addEventListener("click", () => togglePack(code));
+      row.append(button);
+    }
+    pack.append(row);
+  }
+}
+
+function togglePack(code) {
+  const j = app.judge;
+  if (j.table.includes(code) || j.hand.includes(code)) {
+    j.table = j.table.filter((c) => c !== code);
+    j.hand = j.hand.filter((c) => c !== code);
+    j.claimed = j.claimed.filter((c) => c !== code);
+    if (j.played === code) j.played = null;
+  } else if (j.zone === "hand") {
+    if (j.hand.length >= MAX_HAND) {
+      setStatus("judge-status", tr("handFull", { n: MAX_HAND }), "error");
+      return;
+    }
+    j.hand.push(code);
+  } else {
+    j.table.push(code);
+  }
+  j.result = null;
+  setStatus("judge-status", "");
+  renderAfterJudgeChange(code);
+}
+
+function renderAfterJudgeChange(focusCode) {
+  renderPack();
+  renderZones();
+  renderJudgeResult();
+  if (focusCode) $("pack").querySelector(`[data-card="${focusCode}"]`)?.focus();
+}
+
+function renderZones() {
+  const j = app.judge;
+  const ctx = judgeContext();
+  $("table-zone-heading").textContent = tr("tableZone", { n: j.table.length });
+  $("hand-zone-heading").textContent = tr("handZone", { n: j.hand.length });
+  const tableZone = $("table-zone");
+  const handZone = $("hand-zone");
+  tableZone.replaceChildren();
+  handZone.replaceChildren();
+  for (const code of j.table) {
+    const button = cardButton(code, ctx, { pressed: j.claimed.includes(code) });
+    button.classList.add("claimable");
+    button.addEventListener("click", () => {
+      j.claimed = j.claimed.includes(code) ? j.claimed.filter((c) => c !== code) : [...j.claimed, code];
+      j.result = null;
+      renderZones();
+      renderJudgeResult();
+      $("table-zone").querySelector(`[data-card="${code}"]`)?.focus();
+    });
+    tableZone.append(button);
+  }
+  for (const code of j.hand) {
+    const button = cardButton(code, ctx, { pressed: j.played === code });
+    button.classList.add("playable");
+    button.addEventListener("click", () => {
+      j.played = j.played === code ? null : code;
+      j.result = null;
+      renderZones();
+      renderJudgeResult();
+      $("hand-zone").querySelector(`[data-card="${code}"]`)?.focus();
+    });
+    handZone.append(button);
+  }
+  if (!j.table.length) tableZone.append(el("p", { class: "muted", text: tr("emptyZone") }));
+  if (!j.hand.length) handZone.append(el("p", { class: "muted", text: tr("emptyZone") }));
+  const name = (code) => ctx.name(code);
+  const claimed = j.table.filter((c) => j.claimed.includes(c));
+  $("claim-summary").textContent = [
+    j.played ? tr("playedIs", { card: name(j.played) }) : tr("noPlayed"),
+    claimed.length ? tr("claimIs", { cards: listText(app.lang, claimed.map(name)) }) : tr("claimNothing"),
+  ].join(" ");
+}
+
+async function judge() {
+  const j = app.judge;
+  setStatus("judge-status", "");
+  if (!j.hand.length) {
+    setStatus("judge-status", tr("needHand"), "error");
+    return;
+  }
+  if (!j.played) {
+    setStatus("judge-status", tr("needPlayed"), "error");
+    return;
+  }
+  const body = {
+    rules: pickerRules(),
+    table: j.table,
+    hand: j.hand,
+    play: { card: j.played, capture: j.table.filter((c) => j.claimed.includes(c)) },
+    last_play: $("last-play").checked,
+  };
+  $("judge-button").disabled = true;
+  const profile = typeof body.rules === "string" ? body.rules : body.rules.profile;
+  await ruleset(profile);
+  const res = await api("POST", "v1/moves", body);
+  $("judge-button").disabled = false;
+  j.result = { body, res };
+  renderJudgeResult();
+  $("judge-result").querySelector("h3")?.focus();
+}
+
+function renderJudgeResult() {
+  const holder = $("judge-result");
+  holder.replaceChildren();
+  const result = app.judge.result;
+  if (!result) return;
+  const { body, res } = result;
+  const ctx = judgeContext();
+  const name = ctx.name(body.play.card);
+  const legal = res.ok;
+  const data = res.data || {};
+  const judged = res.ok || ["illegal-move", "ambiguous-capture"].includes(data.code);
+  if (!judged) {
+    holder.append(problemBlock(res));
+    return;
+  }
+  const section = el(
+    "section",
+    { class: `verdict ${legal ? "ok" : "bad"}`, id: "judge-verdict", "data-verdict": legal ? "legal" : "illegal" },
+    el("h3", { tabindex: "-1", text: tr(legal ? "judgeLegal" : "judgeIllegal") }),
+  );
+  if (legal) {
+    const taken = data.taken || [];
+    const line = el("p", { class: "move-line" }, cardEl(data.card, ctx));
+    if (taken.length) line.append(el("span", { class: "takes", text: tr("takes") }), cardRow(taken, ctx, { small: true }));
+    else line.append(el("span", { class: "laid", text: tr("laid") }));
+    if (data.sweep) line.append(el("span", { class: "badge sweep", text: sweepName(app.details.get(profileOf(body))) }));
+    section.append(line);
+    section.append(
+      el("h4", { text: tr("resultTable") }),
+      data.table.length ? cardRow(data.table, ctx, { small: true }) : el("p", { text: tr("emptyTable") }),
+    );
+  } else {
+    section.append(
+      el("p", { class: "reason" }, el("strong", { text: reasonText(app.lang, data.code) })),
+      el("p", { class: "muted service-text", lang: "en", dir: "ltr", text: data.detail || "" }),
+    );
+    const box = el("div", { class: "legal-options", id: "judge-options" });
+    const options = data.options || [];
+    if (options.length) {
+      box.append(el("h4", { text: tr("legalOptions", { card: name }) }));
+      const kind = (data.legal || []).find((entry) => entry.card === body.play.card)?.kind || "sum";
+      box.append(optionsList([{ card: body.play.card, kind, options }], ctx));
+    } else {
+      box.append(el("p", { text: tr("mustLay", { card: name }) }));
+    }
+    section.append(box);
+  }
+  holder.append(section);
+}
+
+function profileOf(body) {
+  return typeof body.rules === "string" ? body.rules : body.rules.profile;
+}
+
+function clearJudge() {
+  Object.assign(app.judge, { table: [], hand: [], played: null, claimed: [], result: null });
+  $("last-play").checked = false;
+  setStatus("judge-status", "");
+  renderAfterJudgeChange(null);
+}
+
+// ---- tabs ------------------------------------------------------------------------------------
+
+function selectTab(tab, focus = false) {
+  for (const other of document.querySelectorAll('[role="tab"]')) {
+    const selected = other === tab;
+    other.setAttribute("aria-selected", String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    $(other.getAttribute("aria-controls")).hidden = !selected;
+  }
+  if (focus) tab.focus();
+}
+
+function tabKeys(event) {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  const index = tabs.indexOf(event.target);
+  if (index < 0) return;
+  const rtl = document.documentElement.dir === "rtl";
+  const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1, Home: -index, End: tabs.length - 1 - index }[
+    event.key
+  ];
+  if (step === undefined) return;
+  event.preventDefault();
+  selectTab(tabs[(index + step + tabs.length) % tabs.length], true);
+}
+
+// ---- start -----------------------------------------------------------------------------------
+
+async function start() {
+  const listed = await api("GET", "v1/rulesets");
+  app.lang = chooseLanguage();
+  if (!listed.ok) {
+    applyLanguage(app.lang);
+    setStatus("review-status", tr("unreachable"), "error");
+    return;
+  }
+  app.rulesets = listed.data.rulesets;
+  renderProfiles();
+  renderPlayers();
+  await ruleset(currentProfile().id);
+
+  $("profile").addEventListener("change", async () => {
+    renderPlayers();
+    renderOptions(true);
+    renderScoreFields();
+    await ruleset(currentProfile().id);
+    renderPack();
+    renderZones();
+    app.judge.result = null;
+    renderJudgeResult();
+  });
+  $("players").addEventListener("change", renderScoreFields);
+  for (const button of document.querySelectorAll("#langs button")) {
+    button.addEventListener("click", () => {
+      // The address says the language too, so that a shared or reloaded link keeps it.
+      const url = new URL(window.location.href);
+      url.searchParams.set("lang", button.dataset.lang);
+      window.history.replaceState(null, "", url);
+      applyLanguage(button.dataset.lang);
+    });
+  }
+  for (const tab of document.querySelectorAll('[role="tab"]')) {
+    tab.addEventListener("click", () => selectTab(tab));
+    tab.addEventListener("keydown", tabKeys);
+  }
+  $("review-form").addEventListener("submit", review);
+  $("record-file").addEventListener("change", loadFile);
+  for (const button of document.querySelectorAll("[data-example]")) {
+    button.addEventListener("click", () => loadExample(button.dataset.example));
+  }
+  for (const radio of document.querySelectorAll('input[name="zone"]')) {
+    radio.addEventListener("change", () => {
+      app.judge.zone = radio.value;
+    });
+  }
+  $("judge-button").addEventListener("click", judge);
+  $("clear").addEventListener("click", clearJudge);
+  applyLanguage(app.lang);
+  document.body.dataset.ready = "true"; // for tests and scripts: the pickers are filled
+}
+
+start();

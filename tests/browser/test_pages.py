@@ -1,0 +1,129 @@
+"""The pages' HTTP side, in-process (no browser): what they serve, their security headers, and how
+they stay out of the contract while metrics and the access log still name them."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from service.app import create_app
+from service.web import CONTENT_SECURITY_POLICY
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ("/docs", "/referee")
+ASSETS = (
+    "/web/referee.js",
+    "/web/referee.css",
+    "/web/i18n.js",
+    "/web/cards.js",
+    "/web/examples.js",
+    "/web/docs.js",
+    "/web/docs.css",
+    "/web/favicon.svg",
+    "/docs/swagger-ui/swagger-ui-bundle.js",
+    "/docs/swagger-ui/swagger-ui.css",
+    "/docs/swagger-ui/LICENSE",
+    "/docs/openapi.json",
+)
+
+
+@pytest.fixture(scope="module")
+def client() -> FlaskClient:
+    return create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+
+
+def get(client: FlaskClient, path: str) -> TestResponse:
+    """The answer, read and closed (a file sent by Flask stays open until its response is closed)."""
+    response = client.get(path)
+    response.get_data()
+    response.close()
+    return response
+
+
+@pytest.mark.parametrize("path", PAGES + ASSETS)
+def test_pages_and_assets_are_served_with_a_strict_policy(client: FlaskClient, path: str) -> None:
+    response = get(client, path)
+    assert response.status_code == 200, path
+    policy = response.headers["Content-Security-Policy"]
+    assert policy == CONTENT_SECURITY_POLICY
+    directives = dict(d.split(" ", 1) for d in policy.split("; "))
+    assert directives["default-src"] == "'none'"
+    assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'"
+    assert directives["connect-src"] == "'self'" and directives["frame-ancestors"] == "'none'"
+    assert "unsafe" not in policy and "http" not in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_pages_are_html_in_utf8(client: FlaskClient) -> None:
+    for path in PAGES:
+        assert get(client, path).content_type == "text/html; charset=utf-8"
+
+
+class _Inline(HTMLParser):
+    """Whatever a strict CSP would block: inline scripts, styles, handlers, other origins."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "style" or "style" in values:
+            self.found.append(f"inline style in <{tag}>")
+        self.found += [f"handler {name} in <{tag}>" for name in values if name.startswith("on")]
+        if tag == "script" and not values.get("src"):
+            self.found.append("inline <script>")
+        for name in ("src", "href"):
+            if (values.get(name) or "").startswith(("http:", "https:", "//")):
+                self.found.append(f"another origin: {values[name]}")
+
+
+@pytest.mark.parametrize("name", ["docs.html", "referee.html"])
+def test_the_pages_have_nothing_inline_and_nothing_from_elsewhere(name: str) -> None:
+    parser = _Inline()
+    parser.feed((ROOT / "service" / "web" / "pages" / name).read_text(encoding="utf-8"))
+    assert parser.found == []
+
+
+def test_no_script_of_ours_loads_anything_from_elsewhere() -> None:
+    for path in (ROOT / "service" / "web" / "static").iterdir():
+        text = path.read_text(encoding="utf-8")
+        urls = re.findall(r"https?://[^\s\"')]+", text)
+        assert [u for u in urls if not u.startswith("http://www.w3.org/")] == [], path.name
+
+
+def test_swagger_ui_serves_only_what_the_docs_load(client: FlaskClient) -> None:
+    assert get(client, "/docs/swagger-ui/index.html").status_code == 404
+    assert get(client, "/docs/swagger-ui/oauth2-redirect.html").status_code == 404
+    assert get(client, "/docs/swagger-ui/..%2F__init__.py").status_code == 404
+    licence = get(client, "/docs/swagger-ui/LICENSE")
+    assert "Apache License" in licence.get_data(as_text=True)
+    assert "SmartBear" in licence.get_data(as_text=True)
+
+
+def test_the_docs_show_the_committed_contract_sent_to_this_very_service(client: FlaskClient) -> None:
+    committed = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    shown = get(client, "/docs/openapi.json").get_json()
+    assert shown["servers"] == [{"url": "/", "description": "This service"}]
+    assert {k: v for k, v in shown.items() if k != "servers"} == {k: v for k, v in committed.items() if k != "servers"}
+
+
+def test_the_pages_are_not_api_operations(client: FlaskClient) -> None:
+    paths = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["paths"]
+    assert not [p for p in paths if p.startswith(("/docs", "/referee", "/web"))]
+
+
+def test_metrics_name_the_pages_by_their_endpoint(client: FlaskClient) -> None:
+    get(client, "/referee")
+    get(client, "/docs")
+    get(client, "/web/referee.js")
+    text = get(client, "/metrics").get_data(as_text=True)
+    for endpoint in ("web.referee", "web.docs", "web.static"):
+        assert re.search(rf'chkobba_http_requests_total\{{operation="{endpoint}",status="200"\}} [1-9]', text), endpoint

@@ -1,0 +1,329 @@
+"""The referee's console in Chromium: review a record, judge a capture, in English, French and Arabic.
+
+Expected verdicts are worked out by hand from RULES.md (the decks are written out card by card);
+where the page shows a score or a decision, the test compares it with the API's own answer, since
+drawing what the API says is the page's whole job.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import DESKTOP, PHONE
+
+CANONICAL = [rank + suit for suit in "DHSC" for rank in ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")]
+
+
+def deck_starting(*top: str) -> list[str]:
+    return [*top, *(card for card in CANONICAL if card not in top)]
+
+
+# Dealer 0, two players, the cutter keeping the drawn card: seat 1 (who plays first) holds 7H 5S KD,
+# seat 0 holds 4D 2C 6H, the table 7S 4C 3D AC (RULES.md §3: blocks of 3 in playing order, then 4).
+# 1. Seat 1: 5S takes 4C + AC (no 5 on the table; 4+1 is the only sum of 5). Legal.
+# 2. Seat 0: 4D is laid (no 4, and no two cards of 7S 3D make 4). Legal.
+# 3. Seat 1: 7H claims 3D + 4D while a single 7 lies on the table: match first (§4.1). Illegal.
+#    What seat 1 could play: 7H must take 7S; KD (10) takes the sum 7S + 3D, its only one.
+ILLEGAL_RECORD = {
+    "dealer": 0,
+    "cut": "keep",
+    "deck": deck_starting("7H", "5S", "KD", "4D", "2C", "6H", "7S", "4C", "3D", "AC"),
+    "moves": [{"card": "5S", "capture": ["4C", "AC"]}, {"card": "4D"}, {"card": "7H", "capture": ["3D", "4D"]}],
+}
+
+
+def ready(page: Page) -> Page:
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    return page
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page is wider than the screen: {width}"
+
+
+def test_a_record_with_an_illegal_move_shows_that_move_and_the_legal_options(open_page, screenshots) -> None:
+    page = ready(open_page("/referee?lang=en"))
+    expect(page.locator("#profile")).to_have_value("chkobba")
+    expect(page.locator("#players")).to_have_value("2")
+    page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))  # rules and players: the pickers'
+    page.get_by_role("button", name="Check the record").click()
+
+    expect(page.locator("#verdict")).to_contain_text("Move 3 is illegal: not a legal capture for this card")
+    expect(page.locator(".move")).to_have_count(3)
+    expect(page.locator(".move.legal")).to_have_count(2)
+    first = page.locator(".move.first-illegal")
+    expect(first).to_have_count(1)
+    expect(first).to_have_attribute("data-index", "2")
+    expect(first).to_have_attribute("aria-current", "step")
+    expect(first).to_contain_text("Move 3")
+    expect(first).to_contain_text("Seat 1")
+    expect(first.locator(".move-play").get_by_role("img", name="7 of hearts")).to_be_visible()
+    # What the record claims, drawn beside the played card.
+    claimed = first.locator(".claimed").get_by_role("img")
+    expect(claimed).to_have_count(2)
+    expect(claimed.nth(0)).to_have_accessible_name("3 of diamonds")
+    expect(claimed.nth(1)).to_have_accessible_name("4 of diamonds")
+
+    options = first.locator("#legal-options")
+    expect(options).to_contain_text("What seat 1 could play instead")
+    expect(options.locator(".option-card")).to_have_count(2)
+    seven = options.locator('.option-card[data-card="7H"]')
+    expect(seven).to_contain_text("must take a card of the same value")
+    expect(seven.locator(".option")).to_have_count(1)
+    expect(seven.locator(".option")).to_have_attribute("data-capture", "7S")
+    expect(seven.locator(".option").get_by_role("img", name="7 of spades")).to_be_visible()
+    king = options.locator('.option-card[data-card="KD"]')
+    expect(king.get_by_role("img", name="king of diamonds")).to_be_visible()
+    expect(king.locator(".option")).to_have_count(1)
+    expect(king.locator(".option")).to_have_attribute("data-capture", "7S 3D")
+
+    # The position the illegal move was made in: table 7S 3D 4D, seat 1 to play.
+    table = page.locator(".position ul.cards").first
+    expect(table.get_by_role("img")).to_have_count(3)
+    expect(page.locator(".position")).to_contain_text("Seat 1 to play.")
+    expect(page.locator(".score")).to_contain_text("The round is not complete")
+    screenshots(page, "referee-review-illegal-en-desktop")
+
+
+def test_an_uploaded_record_is_judged_in_arabic_on_a_phone(open_page, screenshots, tmp_path: Path) -> None:
+    record = tmp_path / "round.json"
+    record.write_text(json.dumps({"rules": "chkobba", "players": 2, **ILLEGAL_RECORD}), encoding="utf-8")
+    page = ready(open_page("/referee?lang=ar", viewport=PHONE))
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("html")).to_have_attribute("lang", "ar")
+    page.locator("#record-file").set_input_files(record)
+    expect(page.locator("#record")).to_have_value(record.read_text(encoding="utf-8"))
+    page.get_by_role("button", name="تحقّق من السجلّ").click()
+
+    first = page.locator(".move.first-illegal")
+    expect(first).to_have_attribute("data-index", "2")
+    expect(first).to_contain_text("الحركة 3")
+    expect(first).to_contain_text("أخذة غير مسموحة بهذه الورقة")
+    expect(first.locator(".move-play").get_by_role("img", name="سبعة كوبي")).to_be_visible()
+    options = first.locator("#legal-options")
+    expect(options.locator('[data-card="7H"] .option').get_by_role("img", name="سبعة سبادي")).to_be_visible()
+    # The figures take the profile's own Arabic names: the king is the ri in chkobba.
+    expect(options.locator('.option-card[data-card="KD"]').get_by_role("img", name="ري ديناري").first).to_be_visible()
+    first.scroll_into_view_if_needed()
+    no_sideways_scroll(page)
+    screenshots(page, "referee-review-illegal-ar-phone")
+
+
+@pytest.mark.parametrize(
+    ("lang", "viewport", "check", "outcome_won"),
+    [
+        ("fr", DESKTOP, "Vérifier le relevé", "Le camp 0 gagne le match."),
+        ("ar", PHONE, "تحقّق من السجلّ", "الفريق 0 يفوز بالمباراة."),
+        ("en", PHONE, "Check the record", "Side 0 wins the match."),
+    ],
+    ids=["fr-desktop", "ar-phone", "en-phone"],
+)
+def test_a_complete_round_shows_the_breakdown_with_local_names_and_the_match_decision(
+    open_page, screenshots, service, lang: str, viewport: dict[str, int], check: str, outcome_won: str
+) -> None:
+    page = ready(open_page(f"/referee?lang={lang}", viewport=viewport))
+    page.locator('[data-example="complete"]').click()
+    record = json.loads(page.locator("#record").input_value())
+    page.locator("#score-before-0").fill("17")
+    page.locator("#score-before-1").fill("12")
+    page.get_by_role("button", name=check).click()
+    expect(page.locator("#verdict")).to_have_class("verdict ok")
+    expect(page.locator(".move.legal")).to_have_count(len(record["moves"]))
+
+    # The page shows the API's own breakdown, under the profile's local category names.
+    status, replay = service.call("POST", "/v1/rounds/replay", {"rules": "chkobba", "players": 2, **record})
+    assert status == 200 and replay["complete"], replay
+    status, profile = service.call("GET", "/v1/rulesets/chkobba")
+    assert status == 200
+    key = {"fr": "fr", "ar": "ar", "en": "translit"}[lang]
+    table = page.locator("table.breakdown")
+    for category in profile["categories"]:
+        row = table.locator(f'tr:has(th[data-category="{category["code"]}"])')
+        if category["scored"] == "never":
+            expect(row).to_have_count(0)
+            continue
+        expect(row.locator("th .local")).to_have_text(category["names"][key])
+        cells = row.locator("td")
+        expect(cells).to_have_text([str(line[category["code"]]) for line in replay["breakdown"]])
+    expect(table.locator("tr.total td")).to_have_text([str(line["total"]) for line in replay["breakdown"]])
+
+    totals = [line["total"] for line in replay["breakdown"]]
+    status, decision = service.call(
+        "POST", "/v1/match-decisions", {"rules": "chkobba", "scores": [17, 12], "round_points": totals}
+    )
+    assert status == 200 and decision["outcome"] == "won" and decision["winner"] == 0, decision
+    expect(page.locator("#decision .outcome")).to_have_attribute("data-outcome", "won")
+    expect(page.locator("#decision .outcome")).to_have_text(outcome_won)
+    expect(page.locator("#decision")).to_contain_text(str(decision["scores"][0]))
+    if viewport == PHONE:
+        no_sideways_scroll(page)
+    name = "desktop" if viewport == DESKTOP else "phone"
+    screenshots(page, f"referee-review-complete-{lang}-{name}")
+
+
+def test_a_record_that_is_not_json_or_breaks_the_contract_is_explained(open_page) -> None:
+    page = ready(open_page("/referee?lang=fr"))
+    record = page.get_by_label("Relevé de la manche (JSON)")
+    record.fill('{"dealer": 0,')
+    page.get_by_role("button", name="Vérifier le relevé").click()
+    expect(page.locator("#review-status")).to_contain_text("Le relevé n'est pas du JSON valide")
+    expect(page.locator("#review-result")).to_be_empty()
+
+    # No deck: the service answers a 422 problem, which the page shows with the field at fault.
+    record.fill(json.dumps({"dealer": 0, "moves": []}))
+    page.get_by_role("button", name="Vérifier le relevé").click()
+    problem = page.locator("#review-result .problem")
+    expect(problem).to_contain_text("Le service a refusé la demande : la demande ne respecte pas le contrat")
+    expect(problem.locator("code")).to_contain_text(["deck"])
+
+
+def pick(page: Page, zone: str, *names: str) -> None:
+    page.locator(f'input[name="zone"][value="{zone}"]').check()
+    for name in names:
+        page.locator("#pack").get_by_role("button", name=name, exact=True).click()
+
+
+def test_a_capture_built_by_clicking_is_judged_legal_and_sweeps(open_page, screenshots) -> None:
+    # RULES.md §7 worked example (001): table 2D 6S, A plays QH, worth 8 in chkobba: 2+6 = 8, a sweep.
+    page = ready(open_page("/referee?lang=en"))
+    page.get_by_role("tab", name="Judge a capture").click()
+    expect(page.locator("#judge")).to_be_visible()
+    expect(page.locator("#review")).to_be_hidden()
+    pick(page, "table", "2 of diamonds", "6 of spades")
+    pick(page, "hand", "queen of hearts", "jack of clubs")
+    expect(page.locator("#pack").get_by_role("button", name="2 of diamonds")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#table-zone-heading")).to_have_text("Table (2)")
+    expect(page.locator("#hand-zone-heading")).to_have_text("Hand (2)")
+
+    page.locator("#hand-zone").get_by_role("button", name="queen of hearts").click()
+    page.locator("#table-zone").get_by_role("button", name="2 of diamonds").click()
+    page.locator("#table-zone").get_by_role("button", name="6 of spades").click()
+    expect(page.locator("#hand-zone").get_by_role("button", name="queen of hearts")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#claim-summary")).to_have_text(
+        "Card played: queen of hearts. Claimed capture: 2 of diamonds, 6 of spades."
+    )
+    page.get_by_role("button", name="Judge the capture").click()
+
+    verdict = page.locator("#judge-verdict")
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    expect(verdict.locator("h3")).to_have_text("Legal")
+    expect(verdict.locator(".badge.sweep")).to_have_text("chkobba")  # the sweep's local name in chkobba
+    expect(verdict.locator(".move-line ul.cards").get_by_role("img")).to_have_count(2)
+    expect(verdict).to_contain_text("The table is empty.")
+    screenshots(page, "referee-judge-legal-en-desktop")
+
+
+def test_an_illegal_capture_built_with_the_keyboard_shows_the_legal_option_in_arabic(open_page, screenshots) -> None:
+    # Table 7S 4C 3D; the player lays 7H and claims 4C + 3D: a single 7 must be taken first (§4.1).
+    page = ready(open_page("/referee?lang=ar", viewport=PHONE))
+    tab = page.get_by_role("tab", name="الحكم على أخذة")
+    page.get_by_role("tab", name="مراجعة سجلّ").focus()
+    page.keyboard.press("ArrowLeft")  # right to left: the next tab is on the left
+    expect(tab).to_have_attribute("aria-selected", "true")
+    expect(tab).to_be_focused()
+
+    def press(locator: Any) -> None:
+        locator.focus()
+        page.keyboard.press("Enter")
+
+    pack = page.locator("#pack")
+    for name in ("سبعة سبادي", "أربعة باستوني", "ثلاثة ديناري"):
+        press(pack.get_by_role("button", name=name, exact=True))
+    page.locator('input[name="zone"][value="hand"]').focus()
+    page.keyboard.press("Space")
+    press(pack.get_by_role("button", name="سبعة كوبي", exact=True))
+    press(page.locator("#hand-zone").get_by_role("button", name="سبعة كوبي"))
+    press(page.locator("#table-zone").get_by_role("button", name="أربعة باستوني"))
+    press(page.locator("#table-zone").get_by_role("button", name="ثلاثة ديناري"))
+    press(page.get_by_role("button", name="احكم على الأخذة"))
+
+    verdict = page.locator("#judge-verdict")
+    expect(verdict).to_have_attribute("data-verdict", "illegal")
+    expect(verdict.locator("h3")).to_have_text("غير قانونية")
+    expect(verdict).to_contain_text("أخذة غير مسموحة بهذه الورقة")
+    options = verdict.locator("#judge-options .option")
+    expect(options).to_have_count(1)
+    expect(options).to_have_attribute("data-capture", "7S")
+    expect(options.get_by_role("img", name="سبعة سبادي")).to_be_visible()
+    no_sideways_scroll(page)
+    screenshots(page, "referee-judge-illegal-ar-phone")
+
+
+def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page, screenshots) -> None:
+    page = ready(open_page("/referee?lang=en"))
+    page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))
+    page.get_by_role("button", name="Check the record").click()
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("not a legal capture for this card")
+
+    page.get_by_role("button", name="Français").click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    expect(page.get_by_role("tab", name="Juger une prise")).to_be_visible()
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("prise non permise pour cette carte")
+    seven_of_diamonds = page.locator('#pack [data-card="7D"]')  # in the other tab, hidden
+    expect(seven_of_diamonds).to_have_attribute("aria-label", "7 de carreau")
+    expect(page.locator("#legal-options")).to_contain_text("Ce que le joueur 1 pouvait jouer")
+
+    page.get_by_role("button", name="العربية").click()
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(seven_of_diamonds).to_have_attribute("aria-label", "سبعة ديناري")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("أخذة غير مسموحة بهذه الورقة")
+    screenshots(page, "referee-review-illegal-ar-desktop")
+    # The address follows the choice, and the choice is remembered.
+    assert page.url.endswith("/referee?lang=ar")
+    page.goto(page.url.removesuffix("?lang=ar"))
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("html")).to_have_attribute("lang", "ar")
+
+    # Every string exists in every language, and no element the page translates is left empty.
+    missing = page.evaluate(
+        """async () => {
+            const { STRINGS } = await import("./web/i18n.js");
+            const keys = Object.keys(STRINGS.en);
+            return Object.fromEntries(
+                Object.entries(STRINGS).map(([lang, table]) => [lang, keys.filter((k) => !(k in table))])
+            );
+        }"""
+    )
+    assert missing == {"en": [], "fr": [], "ar": []}
+    for lang in ("en", "fr", "ar"):
+        page.locator(f'#langs button[data-lang="{lang}"]').click()
+        empty = page.evaluate("[...document.querySelectorAll('[data-i18n]')].filter(e => !e.textContent.trim()).length")
+        assert empty == 0, lang
+
+
+def test_the_profile_options_change_the_verdict(open_page, screenshots) -> None:
+    # chkobba-crp: a face card captures only by match unless face_sums is on (RULES.md §4.2, 004).
+    page = ready(open_page("/referee?lang=en"))
+    page.get_by_label("Profile").select_option("chkobba-crp")
+    expect(page.get_by_label("Players").locator("option")).to_have_text(["2", "3", "4"])
+    page.get_by_label("Players").select_option("3")
+    expect(page.locator("#scores-fields input")).to_have_count(3)  # three players, three sides
+    face_sums = page.get_by_label("Face cards may take sums")
+    expect(face_sums).not_to_be_checked()
+    expect(page.get_by_label("Score the primiera")).to_be_visible()
+
+    page.get_by_role("tab", name="Judge a capture").click()
+    pick(page, "table", "6 of spades", "4 of clubs")
+    pick(page, "hand", "king of diamonds")
+    page.locator("#hand-zone").get_by_role("button", name="king of diamonds").click()
+    page.locator("#table-zone").get_by_role("button", name="6 of spades").click()
+    page.locator("#table-zone").get_by_role("button", name="4 of clubs").click()
+    page.get_by_role("button", name="Judge the capture").click()
+    verdict = page.locator("#judge-verdict")
+    expect(verdict).to_have_attribute("data-verdict", "illegal")
+    expect(verdict).to_contain_text("king of diamonds can take nothing here: it must be laid on the table.")
+
+    face_sums.check()
+    page.get_by_role("button", name="Judge the capture").click()
+    expect(verdict).to_have_attribute("data-verdict", "legal")
+    expect(verdict.locator(".badge.sweep")).to_have_text("chkobba")
+    screenshots(page, "referee-judge-options-en-desktop")
