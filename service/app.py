@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from service.api import adjudication, problems, rounds
+from service.api import adjudication, hints, problems, rounds
 from service.api.sealing import Sealer
 from service.ops import logging as access_logging
 from service.ops import metrics
@@ -33,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     problems.register(app)
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)
+    app.register_blueprint(hints.bp)
     app.register_blueprint(ops_views.bp)
     app.register_blueprint(web_bp)
     # Before metrics: its hooks then start first and finish last, around everything else.

@@ -169,3 +169,43 @@ VIEW: dict[str, Example] = {
         "body": {"state": deal_round("chkobba", 4, 3, seed="view", cut="keep")[0].to_json(), "seat": 0},
     },
 }
+
+HINTS: dict[str, Example] = {
+    "takes-the-seven-of-diamonds": {
+        "summary": "The leader of a seeded chkobba round: QC (8) takes AC+7D rather than AC+7H",
+        "body": {"state": deal_round("chkobba", 2, 0, seed="hints-1", cut="keep")[0].to_json()},
+    },
+    "sweeps": {
+        "summary": "Scopa: 7S takes the whole table, the 5S captures leave a table the next player may sweep",
+        "body": {"state": deal_round("scopa", 2, 0, seed="hints-44")[0].to_json(), "seat": 1},
+    },
+    "exact-endgame": {
+        "summary": "Two players, empty stock: the other hand is known by counting, so the score is the exact margin",
+        "body": {
+            "state": {
+                "rules": "chkobba",
+                "players": 2,
+                "dealer": 0,
+                "phase": "play",
+                "turn": 1,
+                "hands": [["7H", "KS", "3C"], ["7S", "5D", "JC"]],
+                "table": ["7D", "2S", "5C"],
+                "stock": [],
+                "piles": [
+                    ["AD", "3D", "6D", "QD", "AH", "3H", "5H", "JH", "KH", "3S", "5S", "JS", "AC", "4C", "7C", "KC"],
+                    ["2D", "4D", "JD", "KD", "2H", "4H", "6H", "QH", "AS", "4S", "6S", "QS", "2C", "6C", "QC"],
+                ],
+                "sweeps": [1, 0],
+                "last_capturer": 0,
+            }
+        },
+    },
+    "cut": {
+        "summary": "Phase cut: the cutter (seat 0) has drawn 7D and is told to keep it",
+        "body": {"state": deal_round("chkobba", 2, 1, seed="cut-8")[0].to_json()},
+    },
+    "not-your-turn": {
+        "summary": "A seat that is not the seat to move: a 422 problem",
+        "body": {"state": deal_round("chkobba", 2, 0, seed="hints-1", cut="keep")[0].to_json(), "seat": 0},
+    },
+}

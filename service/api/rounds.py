@@ -16,9 +16,9 @@ from service.rules import (
     play,
     replay_round,
     round_breakdown,
+    seat_view,
 )
 from service.rules.errors import MoveError
-from service.rules.seat_view import seat_view
 
 from . import examples, schemas
 from .io import answer, body
@@ -79,7 +79,7 @@ def deal() -> Response:
 )
 def play_round() -> Response:
     data = body("play")
-    state = _state_of(data)
+    state = state_of(data)
     move = parse_move(data["move"])
     try:
         after, event = play(state, move)
@@ -113,10 +113,10 @@ def play_round() -> Response:
 )
 def view_round() -> Response:
     data = body("view")
-    return answer({"view": seat_view(_state_of(data), data["seat"]).to_json()})
+    return answer({"view": seat_view(state_of(data), data["seat"]).to_json()})
 
 
-def _state_of(data: dict[str, Any]) -> RoundState:
+def state_of(data: dict[str, Any]) -> RoundState:
     """The plain state of a request, or the one its token carries; validated either way."""
     if "state_token" in data:
         return RoundState.from_json(_sealer().open(data["state_token"]))

@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from service.rules import CATEGORIES, Outcome, Phase
+from service.rules import CATEGORIES, REASONS, Outcome, Phase
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
 
@@ -172,7 +172,7 @@ class MoveInput(OneOfFields):
     seat = Seat(metadata={"description": "When given, must be the seat whose turn it is."})
 
 
-class StateSchema(Schema):
+class RoundStateSchema(Schema):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
     dealer = Seat(required=True)
@@ -192,7 +192,7 @@ TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it
 
 class PlayRequest(OneOfFields):
     exclusive = ("state", "state_token")
-    state = fields.Nested(StateSchema)
+    state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     move = fields.Nested(MoveInput, required=True)
     viewer = Seat(metadata=VIEWER)
@@ -205,7 +205,7 @@ class PlayRequest(OneOfFields):
 
 class ViewRequest(OneOfFields):
     exclusive = ("state", "state_token")
-    state = fields.Nested(StateSchema)
+    state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     seat = Seat(required=True)
 
@@ -277,10 +277,6 @@ class MatchResponse(Schema):
     discrepancies = fields.List(fields.Nested(DecisionDiscrepancyOut))
 
 
-class StateOut(StateSchema):
-    pass
-
-
 class SeatViewOut(Schema):
     seat = fields.Integer(required=True)
     side = fields.Integer(required=True)
@@ -303,7 +299,7 @@ SEALED = "With sealed: true, instead of state."
 
 
 class DealResponse(Schema):
-    state = fields.Nested(StateOut, metadata={"description": "Without sealed."})
+    state = fields.Nested(RoundStateSchema, metadata={"description": "Without sealed."})
     deck = fields.List(
         CardField(), metadata={"description": "The deck dealt, top first; never with sealed, as it reveals every card."}
     )
@@ -330,7 +326,7 @@ class EventOut(Schema):
 
 
 class PlayResponse(Schema):
-    state = fields.Nested(StateOut, metadata={"description": "When the request gave a plain state."})
+    state = fields.Nested(RoundStateSchema, metadata={"description": "When the request gave a plain state."})
     state_token = fields.String(metadata={"description": "When the request gave a state_token."})
     views = fields.List(fields.Nested(SeatViewOut), metadata={"description": "With a state_token: one per seat."})
     event = fields.Nested(EventOut, required=True)
@@ -369,28 +365,10 @@ class ReplayResponse(Schema):
     complete = fields.Boolean(required=True, metadata={"description": "The record reaches the end of the round."})
     first_illegal = fields.Integer(required=True, allow_none=True)
     moves = fields.List(fields.Nested(MoveVerdictOut), required=True)
-    state = fields.Nested(StateOut, required=True)
+    state = fields.Nested(RoundStateSchema, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
     next_dealer = fields.Integer(required=True, allow_none=True, metadata={"description": "As in playRound."})
     claim = fields.Nested(ClaimVerdict)
-
-
-# Every request schema, compiled once: loading is on the hot path of every request.
-REQUESTS = {
-    name: cls()
-    for name, cls in {
-        "captures": CapturesRequest,
-        "moves": MoveRequest,
-        "scores": ScoreRequest,
-        "match": MatchRequest,
-        "deal": DealRequest,
-        "play": PlayRequest,
-        "view": ViewRequest,
-        "replay": ReplayRequest,
-    }.items()
-}
-
-__all__ = ["REQUESTS", "CodedMessage"]
 
 
 class OptionOut(Schema):
@@ -460,3 +438,65 @@ class ProblemOut(Schema):
 
 class HealthOut(Schema):
     status = fields.String(required=True)
+
+
+# ---- move hints ----------------------------------------------------------------------------------
+
+
+class HintsRequest(OneOfFields):
+    exclusive = ("state", "state_token")
+    state = fields.Nested(RoundStateSchema)
+    state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
+    seat = Seat(metadata={"description": "When given, must be the seat to move."})
+
+
+class HintMoveOut(Schema):
+    card = CardField(metadata={"description": "Phase play: the card to play."})
+    capture = fields.List(
+        CardField(), metadata={"description": "Phase play: the table cards it takes, [] when the card is laid."}
+    )
+    cut = fields.String(validate=validate.OneOf(["keep", "table"]), metadata={"description": "Phase cut."})
+
+
+class HintOut(Schema):
+    move = fields.Nested(HintMoveOut, required=True, metadata={"description": "A move playRound accepts as it is."})
+    score = fields.Float(
+        required=True,
+        metadata={
+            "description": "Phase play: the round's final point margin (the seat's side minus the mean of the others) "
+            "the strategy expects after this move; exact with two players and an empty stock. Phase cut: a preference."
+        },
+    )
+    reasons = fields.List(
+        fields.String(validate=validate.OneOf(list(REASONS))),
+        required=True,
+        metadata={"description": 'Stable codes of what the strategy weighed (README, "Move hints").'},
+    )
+
+
+class HintsResponse(Schema):
+    seat = fields.Integer(required=True, metadata={"description": "The seat to move, whose moves these are."})
+    moves = fields.List(
+        fields.Nested(HintOut),
+        required=True,
+        metadata={"description": "Every legal move of that seat, best first; ties in card order, then capture order."},
+    )
+
+
+# Every request schema, compiled once: loading is on the hot path of every request.
+REQUESTS = {
+    name: cls()
+    for name, cls in {
+        "captures": CapturesRequest,
+        "moves": MoveRequest,
+        "scores": ScoreRequest,
+        "match": MatchRequest,
+        "deal": DealRequest,
+        "play": PlayRequest,
+        "view": ViewRequest,
+        "hints": HintsRequest,
+        "replay": ReplayRequest,
+    }.items()
+}
+
+__all__ = ["REQUESTS", "CodedMessage"]

@@ -50,7 +50,10 @@ STANDARD_PROBLEMS = {
 def _schema_name(schema: type[Schema] | Schema) -> str:
     cls = schema if isinstance(schema, type) else type(schema)
     name = cls.__name__
-    return name[: -len("Out")] if name.endswith("Out") and name != "StateOut" else name
+    for suffix in ("Schema", "Out"):  # RoundStateSchema is RoundState, RulesetOut is Ruleset
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def _referenced(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:  # type: ignore[type-arg]

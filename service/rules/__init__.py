@@ -28,6 +28,14 @@ Scoring and the match
 Replays
     ``replay_round(rules, players, dealer, moves, deck=..., cut=None) -> Replay``: a verdict per
     move, stopping at the first illegal one, with the final state and, if complete, the breakdown.
+Seat views
+    ``seat_view(state, seat) -> SeatView``: what one seat may know (its own hand, everything played
+    in the open, the sizes of what is hidden), with ``to_json()``.
+Move hints
+    ``suggest_moves(state, seat=None) -> tuple[Hint, ...]``: every legal move of the seat to move,
+    best first, with a score and ``Reason`` codes (``REASONS``), from that seat's knowledge alone;
+    ``rank_moves(SeatKnowledge.of(view))`` is the strategy itself, which never sees a ``RoundState``;
+    ``Weights`` are its tunable weights (README, "Move hints").
 Errors
     Every error derives from ``RulesError`` and has a stable ``code`` and, where it applies, the
     ``field`` it concerns.
@@ -53,24 +61,28 @@ from .errors import (
     UnknownProfile,
     WrongPhase,
 )
+from .hints import REASONS, Hint, Reason, SeatKnowledge, Weights, rank_moves, suggest_moves
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
 from .replay import MoveVerdict, Replay, replay_round
 from .round import Cut, CutMove, Event, Move, PlayMove, deal_round, legal_moves, parse_move, play, round_breakdown
 from .scoring import Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
+from .seat_view import SeatView, seat_view
 from .shuffle import random_deck, seeded_deck
 from .state import Phase, RoundState, validate
 
 __all__ = [
-    "CATEGORIES", "DECK", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS", "SUITS",
+    "CATEGORIES", "DECK", "PROFILES", "RANKS", "REASONS", "SEVEN_OF_DIAMONDS", "SUITS",
     "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
-    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
+    "SeatView", "seat_view",
+    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "Hint", "IllegalMove",
     "InvalidCard", "InvalidCounts", "InvalidInput", "InvalidOption", "InvalidScores", "MatchAlreadyOver",
     "Move", "MoveError", "MoveVerdict", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
-    "Profile", "Rank", "Replay", "RoundState", "Rules", "RulesError", "SideScore", "Suit", "SumPolicy",
-    "Tally", "UnknownProfile", "WrongPhase",
+    "Profile", "Rank", "Reason", "Replay", "RoundState", "Rules", "RulesError", "SeatKnowledge", "SideScore",
+    "Suit", "SumPolicy", "Tally", "UnknownProfile", "Weights", "WrongPhase",
     "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
     "hand_captures", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total",
-    "random_deck", "replay_round", "round_breakdown", "score_round", "seeded_deck", "validate",
+    "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
+    "suggest_moves", "validate",
 ]  # fmt: skip

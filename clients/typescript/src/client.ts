@@ -18,7 +18,7 @@ export type Rules = Schemas["Rules"];
 export type Seed = Schemas["Seed"];
 export type Problem = Schemas["Problem"];
 export type Health = Schemas["Health"];
-export type RoundState = Schemas["StateOut"];
+export type RoundState = Schemas["RoundState"];
 export type SeatView = Schemas["SeatView"];
 export type ScoreLine = Schemas["ScoreLine"];
 export type CardMoves = Schemas["CardMoves"];
@@ -44,6 +44,7 @@ export type Move = Schemas["MoveInput"] &
 export type RoundRef = { state: RoundState; state_token?: never } | { state_token: string; state?: never };
 export type PlayRequest = Omit<RequestOf<"playRound">, "state" | "state_token" | "move"> & RoundRef & { move: Move };
 export type ViewRequest = Omit<RequestOf<"viewRound">, "state" | "state_token"> & RoundRef;
+export type HintsRequest = Omit<RequestOf<"suggestMoves">, "state" | "state_token"> & RoundRef;
 
 /** dealRound's answer: the state and the deck, or with `sealed: true` a state_token and the views. */
 export type PlainDeal = Required<Pick<ResponseOf<"dealRound">, "state" | "deck">>;
@@ -213,6 +214,11 @@ export class RefereeClient {
   /** What one seat may know of a round, plain or sealed. */
   async viewRound(body: ViewRequest): Promise<ResponseOf<"viewRound">> {
     return unwrap(await this.raw.POST("/v1/rounds/view", { body }));
+  }
+
+  /** Every legal move of the seat to move, best first, with a score and reasons (README, "Move hints"). */
+  async suggestMoves(body: HintsRequest): Promise<ResponseOf<"suggestMoves">> {
+    return unwrap(await this.raw.POST("/v1/hints", { body }));
   }
 
   // operations

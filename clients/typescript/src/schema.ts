@@ -105,6 +105,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggest moves, best first
+         * @description For the round in `state` (or `state_token`), every legal move of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut. The strategy uses only that seat's view, never another hand or the stock; the answer is the same for the same input. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
+         */
+        post: operations["suggestMoves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/match-decisions": {
         parameters: {
             query?: never;
@@ -394,6 +414,52 @@ export interface components {
         CapturesResponse: {
             moves: components["schemas"]["CardMoves"][];
         };
+        RoundState: {
+            rules: components["schemas"]["Rules"];
+            players: number;
+            dealer: number;
+            /** @enum {string} */
+            phase: "cut" | "play" | "redeal" | "over";
+            turn: number | null;
+            hands: components["schemas"]["Card"][][];
+            table: components["schemas"]["Card"][];
+            stock: components["schemas"]["Card"][];
+            piles: components["schemas"]["Card"][][];
+            sweeps: number[];
+            last_capturer: number | null;
+        };
+        HintsRequest: {
+            state?: components["schemas"]["RoundState"];
+            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
+            state_token?: string;
+            /** @description When given, must be the seat to move. */
+            seat?: number;
+        } & (unknown | unknown);
+        HintMove: {
+            /** @description Phase play: the card to play. */
+            card?: components["schemas"]["Card"];
+            /** @description Phase play: the table cards it takes, [] when the card is laid. */
+            capture?: components["schemas"]["Card"][];
+            /**
+             * @description Phase cut.
+             * @enum {string}
+             */
+            cut?: "keep" | "table";
+        };
+        Hint: {
+            /** @description A move playRound accepts as it is. */
+            move: components["schemas"]["HintMove"];
+            /** @description Phase play: the round's final point margin (the seat's side minus the mean of the others) the strategy expects after this move; exact with two players and an empty stock. Phase cut: a preference. */
+            score: number;
+            /** @description Stable codes of what the strategy weighed (README, "Move hints"). */
+            reasons: ("takes-seven-of-diamonds" | "sweeps" | "takes-sevens" | "takes-sixes" | "takes-diamonds" | "takes-cards" | "blocks-sweep" | "sweep-risk" | "leaves-seven-of-diamonds" | "lays-scoring-card" | "gives-captures" | "keeps-seven" | "exact-endgame" | "wins-last-capture" | "keeps-cut-card" | "tables-cut-card")[];
+        };
+        HintsResponse: {
+            /** @description The seat to move, whose moves these are. */
+            seat: number;
+            /** @description Every legal move of that seat, best first; ties in card order, then capture order. */
+            moves: components["schemas"]["Hint"][];
+        };
         DecisionClaim: {
             /** @enum {string} */
             outcome: "continue" | "won" | "tiebreak" | "draw";
@@ -464,20 +530,6 @@ export interface components {
             /** @description Sealed answers only: give this seat's view alone, for a client that plays that seat. */
             viewer?: number;
         };
-        StateOut: {
-            rules: components["schemas"]["Rules"];
-            players: number;
-            dealer: number;
-            /** @enum {string} */
-            phase: "cut" | "play" | "redeal" | "over";
-            turn: number | null;
-            hands: components["schemas"]["Card"][][];
-            table: components["schemas"]["Card"][];
-            stock: components["schemas"]["Card"][];
-            piles: components["schemas"]["Card"][][];
-            sweeps: number[];
-            last_capturer: number | null;
-        };
         SeatView: {
             seat: number;
             side: number;
@@ -503,27 +555,13 @@ export interface components {
         };
         DealResponse: {
             /** @description Without sealed. */
-            state?: components["schemas"]["StateOut"];
+            state?: components["schemas"]["RoundState"];
             /** @description The deck dealt, top first; never with sealed, as it reveals every card. */
             deck?: components["schemas"]["Card"][];
             /** @description With sealed: true, instead of state. */
             state_token?: string;
             /** @description With sealed: one view per seat. */
             views?: components["schemas"]["SeatView"][];
-        };
-        StateSchema: {
-            rules: components["schemas"]["Rules"];
-            players: number;
-            dealer: number;
-            /** @enum {string} */
-            phase: "cut" | "play" | "redeal" | "over";
-            turn: number | null;
-            hands: components["schemas"]["Card"][][];
-            table: components["schemas"]["Card"][];
-            stock: components["schemas"]["Card"][];
-            piles: components["schemas"]["Card"][][];
-            sweeps: number[];
-            last_capturer: number | null;
         };
         MoveInput: {
             card?: components["schemas"]["Card"];
@@ -534,7 +572,7 @@ export interface components {
             seat?: number;
         } & (unknown | unknown);
         PlayRequest: {
-            state?: components["schemas"]["StateSchema"];
+            state?: components["schemas"]["RoundState"];
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
             state_token?: string;
             move: components["schemas"]["MoveInput"];
@@ -568,7 +606,7 @@ export interface components {
         };
         PlayResponse: {
             /** @description When the request gave a plain state. */
-            state?: components["schemas"]["StateOut"];
+            state?: components["schemas"]["RoundState"];
             /** @description When the request gave a state_token. */
             state_token?: string;
             /** @description With a state_token: one per seat. */
@@ -624,14 +662,14 @@ export interface components {
             complete: boolean;
             first_illegal: number | null;
             moves: components["schemas"]["MoveVerdict"][];
-            state: components["schemas"]["StateOut"];
+            state: components["schemas"]["RoundState"];
             breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @description As in playRound. */
             next_dealer: number | null;
             claim?: components["schemas"]["ClaimVerdict"];
         };
         ViewRequest: {
-            state?: components["schemas"]["StateSchema"];
+            state?: components["schemas"]["RoundState"];
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
             state_token?: string;
             seat: number;
@@ -871,6 +909,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CapturesResponse"];
+                };
+            };
+            /** @description The body is not JSON (`malformed-json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported-media-type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request breaks the contract or the rules; `code` says how, `errors` where. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem (404, 405 with `Allow`, ...). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    suggestMoves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HintsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HintsResponse"];
                 };
             };
             /** @description The body is not JSON (`malformed-json`). */

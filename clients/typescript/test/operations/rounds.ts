@@ -218,3 +218,28 @@ operation("viewRound", () => {
     await expectProblem(referee.client.viewRound({ state: scopaDeal.state, seat: 3 }), 422, "invalid-input");
   });
 }, playTheRounds);
+
+operation("suggestMoves", () => {
+  test("every legal move of the seat to move, best first; the first one is accepted by playRound", async () => {
+    const { state } = scopaDeal;
+    const hints = await referee.client.suggestMoves({ state });
+    assert.equal(hints.seat, state.turn);
+    const scores = hints.moves.map((m) => m.score);
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    const played = await referee.client.playRound({ state, move: hints.moves[0]!.move as never });
+    assert.equal(played.event.seat, state.turn);
+  });
+
+  test("a sealed state gives the same hints as the plain one", async () => {
+    const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
+    assert.deepEqual(
+      await referee.client.suggestMoves({ state_token: sealed.state_token }),
+      await referee.client.suggestMoves({ state: scopaDeal.state }),
+    );
+  });
+
+  test("a seat that is not to move is a 422 problem", async () => {
+    const other = 1 - (scopaDeal.state.turn ?? 0);
+    await expectProblem(referee.client.suggestMoves({ state: scopaDeal.state, seat: other }), 422, "not-your-turn");
+  });
+}, playTheRounds);

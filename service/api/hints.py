@@ -1,0 +1,40 @@
+"""Move hints: every legal move of the seat to move, ranked, for a turn timer or a computer opponent."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+
+from service.rules.hints import suggest_moves
+
+from . import examples, schemas
+from .io import answer, body
+from .operations import Operation, operation
+from .rounds import state_of
+
+bp = Blueprint("hints", __name__)
+
+
+@operation(
+    bp,
+    Operation(
+        "suggestMoves",
+        "post",
+        "/v1/hints",
+        "Suggest moves, best first",
+        "For the round in `state` (or `state_token`), every legal move of the seat to move, ranked best first, each "
+        'with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture '
+        "option in phase play, keep and table in phase cut. The strategy uses only that seat's view, never another "
+        "hand or the stock; the answer is the same for the same input. `seat`, when given, must be the seat to move "
+        "(else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent "
+        "as it is to playRound.",
+        "rounds",
+        schemas.HintsResponse,
+        schemas.HintsRequest,
+        examples.HINTS,
+    ),
+)
+def suggest() -> Response:
+    data = body("hints")
+    state = state_of(data)
+    hints = suggest_moves(state, data.get("seat"))
+    return answer({"seat": state.turn, "moves": [hint.to_json() for hint in hints]})

@@ -1,0 +1,205 @@
+"""suggestMoves (POST /v1/hints): every legal move of the seat to move, ranked, for a plain or sealed state
+(README, "Move hints").
+
+Expected moves are derived here from RULES.md (matches first, then sums) for hand-built tables; whole
+rounds are played through playRound by following the hints, so every hint is checked by the service's
+own referee.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import CANONICAL, deck_starting, ok, problem
+
+MOVE_KEYS = {"move", "score", "reasons"}
+# The codes README "Move hints" documents.
+REASONS = {
+    "takes-seven-of-diamonds",
+    "sweeps",
+    "takes-sevens",
+    "takes-sixes",
+    "takes-diamonds",
+    "takes-cards",
+    "blocks-sweep",
+    "sweep-risk",
+    "leaves-seven-of-diamonds",
+    "lays-scoring-card",
+    "gives-captures",
+    "keeps-seven",
+    "exact-endgame",
+    "wins-last-capture",
+    "keeps-cut-card",
+    "tables-cut-card",
+}
+
+
+def hints(client, **body):
+    return client.post("/v1/hints", json=body)
+
+
+def deal(client, **body) -> Any:
+    return ok(client.post("/v1/rounds", json=body))
+
+
+def strings_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for k, v in value.items() for s in strings_in(k) | strings_in(v)}
+    if isinstance(value, list):
+        return {s for item in value for s in strings_in(item)}
+    return set()
+
+
+def check_shape(body: dict[str, Any]) -> None:
+    assert set(body) == {"seat", "moves"}
+    assert body["moves"], body
+    for entry in body["moves"]:
+        assert set(entry) == MOVE_KEYS
+        assert isinstance(entry["score"], int | float)
+        assert set(entry["reasons"]) <= REASONS
+        assert len(entry["reasons"]) == len(set(entry["reasons"]))
+    scores = [entry["score"] for entry in body["moves"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_a_plain_state_every_move_of_the_seat_to_move(client):
+    # Dealer 0, cut kept: seat 1 (the leader) holds AD 2D 3D; seat 0 4D 5D 6D; the table 7D JD QD KD.
+    state = deal(client, rules="chkobba", players=2, dealer=0, deck=CANONICAL, cut="keep")["state"]
+    body = ok(hints(client, state=state))
+    check_shape(body)
+    assert body["seat"] == 1
+    # No sum of the table (7, 9, 8, 10) makes 1, 2 or 3: each card is laid, three moves.
+    assert sorted(entry["move"]["card"] for entry in body["moves"]) == ["2D", "3D", "AD"]
+    assert all(entry["move"]["capture"] == [] for entry in body["moves"])
+    # The seat may name itself.
+    assert ok(hints(client, state=state, seat=1)) == body
+
+
+def test_every_capture_option_is_a_move_and_the_seven_of_diamonds_comes_first(client):
+    # Dealer 0: seat 1 takes 7H QH KS, seat 0 2S 3S 4S, the table 7C 7D AS 5C.
+    deck = deck_starting("7H", "QH", "KS", "2S", "3S", "4S", "7C", "7D", "AS", "5C")
+    state = deal(client, rules="chkobba", players=2, dealer=0, deck=deck, cut="keep")["state"]
+    body = ok(hints(client, state=state))
+    check_shape(body)
+    moves = [(entry["move"]["card"], sorted(entry["move"]["capture"])) for entry in body["moves"]]
+    # In chkobba Q is 8 and K 10 (RULES.md §1). 7H must take one 7, 7C or 7D (§4.1); QH takes 7C+AS or
+    # 7D+AS (§4.2); no set of 7, 7, 1, 5 adds up to 10, so KS is laid (§4.4).
+    assert sorted(moves) == sorted(
+        [("7H", ["7C"]), ("7H", ["7D"]), ("QH", ["7C", "AS"]), ("QH", ["7D", "AS"]), ("KS", [])]
+    )
+    best = body["moves"][0]
+    assert "7D" in best["move"]["capture"]
+    assert "takes-seven-of-diamonds" in best["reasons"]
+
+
+def test_following_the_hints_plays_a_whole_round(client):
+    """Every seat plays its first hint through playRound until the round is over: each is legal."""
+    body = deal(client, rules="chkobba-crp", players=3, dealer=2, seed="hints-api")
+    state = body["state"]
+    moves = 0
+    while state["turn"] is not None:
+        suggested = ok(hints(client, state=state))
+        check_shape(suggested)
+        assert suggested["seat"] == state["turn"]
+        state = ok(client.post("/v1/rounds/play", json={"state": state, "move": suggested["moves"][0]["move"]}))[
+            "state"
+        ]
+        moves += 1
+    assert state["phase"] == "over" and moves == 36
+
+
+def test_a_sealed_state_gets_the_same_hints_and_shows_nothing_hidden(client):
+    plain = deal(client, rules="scopa", players=2, dealer=0, seed="hints-sealed")["state"]
+    sealed = deal(client, rules="scopa", players=2, dealer=0, seed="hints-sealed", sealed=True)
+    body = ok(hints(client, state_token=sealed["state_token"]))
+    assert body == ok(hints(client, state=plain))
+    seat = body["seat"]
+    hidden = {c for other, hand in enumerate(plain["hands"]) if other != seat for c in hand} | set(plain["stock"])
+    assert not hidden & strings_in(body)
+    assert strings_in(body) & set(CANONICAL) <= set(plain["hands"][seat]) | set(plain["table"])
+    assert "state_token" not in body and "state" not in body
+
+
+def test_a_seat_that_is_not_to_move_is_refused(client):
+    state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-turn", cut="keep")["state"]
+    assert state["turn"] == 1
+    body = problem(hints(client, state=state, seat=0), 422, "not-your-turn")
+    assert body["errors"] == {"seat": ["it is seat 1's turn, not seat 0's"]}
+    assert "legal" not in body
+
+
+def test_a_sealed_state_and_the_wrong_seat_shows_no_hand(client):
+    sealed = deal(client, rules="chkobba", players=4, dealer=3, seed="hints-sealed-4", cut="keep", sealed=True)
+    body = problem(hints(client, state_token=sealed["state_token"], seat=1), 422, "not-your-turn")
+    assert not strings_in(body) & set(CANONICAL)
+
+
+def test_the_cut_phase_suggests_keep_or_table(client):
+    # Dealer 1: seat 0 cuts and has drawn the top card, 7D: keep it.
+    deck = deck_starting("7D")
+    state = deal(client, rules="chkobba", players=2, dealer=1, deck=deck)["state"]
+    assert state["phase"] == "cut"
+    body = ok(hints(client, state=state))
+    check_shape(body)
+    assert body["seat"] == 0
+    assert [entry["move"] for entry in body["moves"]] == [{"cut": "keep"}, {"cut": "table"}]
+    assert "keeps-seven" in body["moves"][0]["reasons"]
+    # A king drawn is put on the table.
+    state = deal(client, rules="chkobba", players=2, dealer=1, deck=deck_starting("KS"))["state"]
+    assert [entry["move"] for entry in ok(hints(client, state=state))["moves"]] == [{"cut": "table"}, {"cut": "keep"}]
+
+
+def test_nobody_moves_in_phase_redeal(client):
+    # Dealer 0, cut kept: the table (cards 7 to 10 of the deck) holds three sevens: deal again.
+    deck = deck_starting("AD", "2D", "3D", "4D", "5D", "6D", "7S", "7H", "7C", "KD")
+    state = deal(client, rules="chkobba", players=2, dealer=0, deck=deck, cut="keep")["state"]
+    assert state["phase"] == "redeal"
+    problem(hints(client, state=state), 422, "wrong-phase")
+
+
+def test_nobody_moves_once_the_round_is_over(client):
+    state = deal(client, rules="scopa", players=2, dealer=0, seed="hints-over")["state"]
+    while state["turn"] is not None:
+        move = ok(hints(client, state=state))["moves"][-1]["move"]  # the worst move is legal too
+        state = ok(client.post("/v1/rounds/play", json={"state": state, "move": move}))["state"]
+    assert state["phase"] == "over"
+    problem(hints(client, state=state), 422, "wrong-phase")
+
+
+def test_the_same_request_gets_the_same_answer(client):
+    state = deal(client, rules="chkobba", players=4, dealer=1, seed="hints-same", cut="table")["state"]
+    first = hints(client, state=state).get_data()
+    assert hints(client, state=state).get_data() == first
+    assert json.loads(first)["seat"] == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({}, "state"),
+        ({"seat": 0}, "state"),
+        ({"state_token": "x", "move": {"card": "7D"}}, "move"),
+        ({"state_token": "x", "seat": 4}, "seat"),
+        ({"state_token": "x", "seat": True}, "seat"),
+    ],
+)
+def test_a_request_that_breaks_the_contract(client, body, where):
+    found = problem(hints(client, **body), 422, "validation-error")
+    assert where in found["errors"], found
+
+
+def test_a_state_or_a_token_not_both(client):
+    state = deal(client, rules="scopa", players=2, dealer=0, seed="hints-both")["state"]
+    found = problem(hints(client, state=state, state_token="x"), 422, "validation-error")
+    assert "state_token" in found["errors"], found
+
+
+def test_a_bad_state_is_a_bad_state(client):
+    state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-bad", cut="keep")["state"]
+    state["turn"] = 0
+    problem(hints(client, state=state), 422, "bad-state")

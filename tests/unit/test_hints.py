@@ -1,0 +1,372 @@
+"""Move hints (service/rules/hints.py; README, "Move hints"): every legal move of the seat to move,
+ranked, from what that seat may know and nothing more."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import random
+from typing import Any
+
+import pytest
+
+from service.rules import (
+    DECK,
+    REASONS,
+    Card,
+    Cut,
+    CutMove,
+    Hint,
+    NotYourTurn,
+    Phase,
+    PlayMove,
+    Reason,
+    RoundState,
+    SeatKnowledge,
+    WrongPhase,
+    deal_round,
+    legal_moves,
+    play,
+    rank_moves,
+    round_breakdown,
+    suggest_moves,
+)
+from service.rules.round import advance
+from service.rules.seat_view import seat_view
+
+CODES = [c.code for c in DECK]
+# Every profile and player count (RULES.md §2).
+SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
+
+
+def state_of(
+    *,
+    hands: list[list[str]],
+    table: list[str],
+    stock: list[str] | None = None,
+    piles: list[list[str]] | None = None,
+    rules: Any = "chkobba",
+    dealer: int = 0,
+) -> RoundState:
+    """A two-player state in phase play from card codes, seat 1 (the dealer's right) to move. Every
+    card not placed joins the stock (when ``stock`` is None; as many as a whole refill allows) or
+    the piles: dull ones (no diamond, seven or six), so that they change no race."""
+    placed = {c for group in (*hands, table, *(stock or []), *(piles or [[], []])) for c in group}
+    rest = sorted((c for c in DECK if c.code not in placed), key=lambda c: (c.suit.value != "D", c.rank.value in "67"))
+    piles = [list(p) for p in piles] if piles else [[], []]
+    if stock is None:
+        keep = len(rest) - len(rest) % 6
+        stock, extra = [c.code for c in rest[:keep]], [c.code for c in rest[keep:]]
+    else:
+        extra = [c.code for c in rest]
+    piles[0] += extra[0::2]
+    piles[1] += extra[1::2]
+    last_capturer = 0 if piles[0] else 1 if piles[1] else None
+    return RoundState.from_json(
+        {
+            "rules": rules,
+            "players": 2,
+            "dealer": dealer,
+            "phase": "play",
+            "turn": (dealer + 1) % 2 if len(hands[(dealer + 1) % 2]) >= len(hands[dealer]) else dealer,
+            "hands": hands,
+            "table": table,
+            "stock": stock,
+            "piles": piles,
+            "sweeps": [0, 0],
+            "last_capturer": last_capturer,
+        }
+    )
+
+
+def moves_of(hints: tuple[Hint, ...]) -> list[tuple[str, tuple[str, ...]]]:
+    return [
+        (h.move.card.code, tuple(c.code for c in h.move.capture or ())) for h in hints if isinstance(h.move, PlayMove)
+    ]
+
+
+def legal_pairs(state: RoundState) -> list[tuple[str, tuple[str, ...]]]:
+    return [(c.card.code, tuple(x.code for x in o)) for c in legal_moves(state) for o in (c.options or [()])]
+
+
+def positions(rules: str, players: int, seeds: range, cut: str | None = None) -> list[RoundState]:
+    """Every position of whole rounds in which each seat follows the hints."""
+    found = []
+    for seed in seeds:
+        state, _ = deal_round(rules, players, seed % players, seed=f"hints-{rules}-{players}-{seed}", cut=cut)
+        while state.turn is not None:
+            found.append(state)
+            state, _ = advance(state, suggest_moves(state)[0].move)
+    return found
+
+
+def hide_differently(state: RoundState, rng: random.Random) -> RoundState:
+    """The same state for the seat to move, with the cards it cannot see dealt out again: the other
+    hands and the stock (whose top card stays put in phase cut, as the cutter has seen it)."""
+    seat = state.turn
+    assert seat is not None
+    fixed = 1 if state.phase is Phase.CUT else 0
+    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.stock[fixed:])
+    rng.shuffle(hidden)
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(hidden[: len(hand)]))
+            hidden = hidden[len(hand) :]
+    return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:fixed], *hidden))
+
+
+# ---- what the strategy may see ----------------------------------------------------------------------
+
+
+def test_the_strategy_takes_a_seats_knowledge_not_a_state():
+    assert list(inspect.signature(rank_moves).parameters) == ["knowledge", "weights"]
+    names = {f.name for f in dataclasses.fields(SeatKnowledge)}
+    assert not names & {"hands", "stock", "state"}
+    assert "hand" in names and "hand_sizes" in names and "stock_size" in names
+
+
+def test_a_seats_knowledge_is_exactly_its_view():
+    state, _ = deal_round("chkobba", 4, 3, seed="knowledge", cut="keep")
+    for seat in range(4):
+        view = seat_view(state, seat)
+        known = SeatKnowledge.of(view)
+        shown = view.to_json()
+        assert [c.code for c in known.hand] == shown["hand"]
+        assert list(known.hand_sizes) == shown["hand_sizes"]
+        assert known.stock_size == shown["stock_size"]
+        assert [c.code for c in known.table] == shown["table"]
+        assert [[c.code for c in p] for p in known.piles] == shown["piles"]
+        assert set(known.unseen()) == {c for s, h in enumerate(state.hands) if s != seat for c in h} | set(state.stock)
+
+
+@pytest.mark.parametrize(("rules", "players"), SETUPS)
+def test_hints_do_not_depend_on_the_hidden_cards(rules, players):
+    """Two states that differ only in the other hands and the order of the stock give the same hints."""
+    rng = random.Random(f"hidden-{rules}-{players}")
+    found = positions(rules, players, range(2))
+    differ = 0
+    for state in found:
+        other = hide_differently(state, rng)
+        differ += other != state
+        assert suggest_moves(other) == suggest_moves(state)
+    assert differ > len(found) / 2
+
+
+def test_the_cutters_hint_depends_on_the_drawn_card_only():
+    rng = random.Random("cut")
+    for seed in range(20):
+        state, _ = deal_round("chkobba", 2, seed % 2, seed=f"cut-{seed}")
+        assert state.phase is Phase.CUT
+        assert suggest_moves(hide_differently(state, rng)) == suggest_moves(state)
+
+
+# ---- every legal move, exactly once, each legal ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "players"), SETUPS)
+def test_every_legal_move_is_listed_once_and_every_listed_move_is_legal(rules, players):
+    for state in positions(rules, players, range(2), cut="keep" if rules == "chkobba" else None):
+        hints = suggest_moves(state)
+        listed = moves_of(hints)
+        assert len(listed) == len(set(listed)) == len(hints)
+        assert sorted(listed) == sorted(legal_pairs(state))
+        for hint in hints:
+            after, event = play(state, hint.move)  # the core accepts each one as it is
+            assert isinstance(hint.move, PlayMove)
+            assert set(event.taken) == set(hint.move.capture or ())
+            assert all(r.value in REASONS for r in hint.reasons)
+            assert hint.score == round(hint.score, 4)
+        scores = [h.score for h in hints]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_ties_are_broken_by_card_order_then_capture_positions():
+    # 5H and 5S each take 5D or 5C: four moves; equal scores fall back to card order, then table order.
+    state = state_of(hands=[["AH", "2C", "3S"], ["5H", "5S", "KC"]], table=["5D", "5C", "JH"])
+    hints = suggest_moves(state)
+    for a, b in zip(hints, hints[1:], strict=False):
+        if a.score == b.score:
+            assert isinstance(a.move, PlayMove) and isinstance(b.move, PlayMove)
+            key_a = (a.move.card.index, [state.table.index(c) for c in a.move.capture or ()])
+            key_b = (b.move.card.index, [state.table.index(c) for c in b.move.capture or ()])
+            assert key_a < key_b
+
+
+def test_hints_are_deterministic():
+    for state in positions("chkobba", 2, range(1), cut="table")[:12]:
+        first = [h.to_json() for h in suggest_moves(state)]
+        again = [h.to_json() for h in suggest_moves(RoundState.from_json(json.loads(json.dumps(state.to_json()))))]
+        assert first == again
+
+
+# ---- the good player's habits ------------------------------------------------------------------------
+
+
+def test_takes_the_seven_of_diamonds_when_it_can():
+    # 000: "never leave the 7D". 7H may take 7D or 7C; QH (8) may take 7D + AS.
+    state = state_of(hands=[["2S", "3S", "4S"], ["7H", "QH", "KS"]], table=["7C", "7D", "AS"])
+    best = suggest_moves(state)[0]
+    assert Card.parse("7D") in (best.move.capture or ())
+    assert Reason.TAKES_SEVEN_OF_DIAMONDS in best.reasons
+
+
+def test_sweeps_when_it_can():
+    state = state_of(hands=[["2S", "3S", "4S"], ["QH", "5C", "KS"]], table=["2D", "6S"])
+    best = suggest_moves(state)[0]
+    assert best.move == PlayMove(Card.parse("QH"), (Card.parse("2D"), Card.parse("6S")))
+    assert Reason.SWEEPS in best.reasons
+
+
+def test_the_last_play_never_sweeps():
+    # RULES.md §5: the last play of the round takes 2D+6S but is no sweep.
+    rest = [c for c in CODES if c not in {"QH", "2D", "6S"}]
+    state = state_of(hands=[["QH"], []], table=["2D", "6S"], stock=[], piles=[rest[:20], rest[20:]])
+    (only,) = suggest_moves(state)
+    assert Reason.SWEEPS not in only.reasons
+    assert Reason.EXACT_ENDGAME in only.reasons
+
+
+def test_prefers_diamonds_on_equal_value():
+    # 000: "on equal value take the diamond". 5H must take one 5: 5D rather than 5S.
+    state = state_of(hands=[["2S", "3S", "4S"], ["5H", "KC", "JC"]], table=["5S", "5D", "QS"])
+    best = suggest_moves(state)[0]
+    assert best.move == PlayMove(Card.parse("5H"), (Card.parse("5D"),))
+    assert Reason.TAKES_DIAMONDS in best.reasons
+
+
+def test_avoids_leaving_a_table_the_next_player_can_sweep():
+    # Laying 3C on 4S leaves 7 (a seven sweeps it); laying KC leaves 4S+KC, which no card sweeps.
+    state = state_of(hands=[["2S", "3S", "5S"], ["3C", "KC", "KH"]], table=["4S"])
+    hints = {moves_of((h,))[0][0]: h for h in suggest_moves(state)}
+    assert Reason.SWEEP_RISK in hints["3C"].reasons
+    assert Reason.BLOCKS_SWEEP in hints["KC"].reasons
+    assert hints["KC"].score > hints["3C"].score
+    assert moves_of(suggest_moves(state)[:1])[0][0] in {"KC", "KH"}
+
+
+def test_counts_the_sevens():
+    # Sevens decided (side 1 holds three): taking a seven is no longer named, nor worth anything more.
+    piles = [["AD", "2D"], ["7S", "7H", "7C", "3C"]]
+    state = state_of(hands=[["2S", "3S", "4S"], ["6H", "KC", "JC"]], table=["6C", "7D"], piles=piles)
+    for hint in suggest_moves(state):
+        assert Reason.TAKES_SEVENS not in hint.reasons
+
+
+def test_keeps_a_seven_while_the_seven_of_diamonds_is_unseen():
+    # 004: until 7D shows, keep a 7. Both lays are safe; the one keeping 7H is preferred.
+    state = state_of(hands=[["2S", "3S", "4S"], ["7H", "KC", "AH"]], table=["QS", "JS", "KS"])
+    hints = {moves_of((h,))[0][0]: h for h in suggest_moves(state)}
+    assert Reason.KEEPS_SEVEN in hints["KC"].reasons and Reason.KEEPS_SEVEN not in hints["7H"].reasons
+
+
+@pytest.mark.parametrize("rules", ["chkobba", "chkobba-crp", "scopa"])
+def test_every_profile_values_its_own_cards(rules):
+    # J is 9 in chkobba, 8 in the others (RULES.md §1): on 2D+6S (8) only the card worth 8 sweeps.
+    eight = "QH" if rules == "chkobba" else "JH"
+    state = state_of(hands=[["2S", "3S", "4S"], ["QH", "JH", "KS"]], table=["2D", "6S"], rules=rules)
+    best = suggest_moves(state)[0]
+    if rules == "chkobba-crp":  # face cards take no sums there (face_sums off)
+        assert Reason.SWEEPS not in best.reasons
+    else:
+        assert best.move == PlayMove(Card.parse(eight), (Card.parse("2D"), Card.parse("6S")))
+
+
+# ---- the cut, phases and turns -----------------------------------------------------------------------
+
+
+def test_the_cutter_keeps_a_seven_and_tables_a_king():
+    for code, first in (("7D", Cut.KEEP), ("7S", Cut.KEEP), ("KS", Cut.TABLE)):
+        deck = [code, *(c for c in CODES if c != code)]
+        state, _ = deal_round("chkobba", 2, 0, deck=deck)
+        hints = suggest_moves(state)
+        assert [h.move for h in hints][0] == CutMove(first)
+        assert {h.move for h in hints} == {CutMove(Cut.KEEP), CutMove(Cut.TABLE)}
+
+
+def test_only_the_seat_to_move_gets_hints():
+    state = state_of(hands=[["2S", "3S", "4S"], ["5H", "KC", "JC"]], table=["5S"])
+    assert suggest_moves(state, 1) == suggest_moves(state)
+    with pytest.raises(NotYourTurn):
+        suggest_moves(state, 0)
+    with pytest.raises(NotYourTurn):
+        rank_moves(SeatKnowledge.of(seat_view(state, 0)))
+
+
+def test_nobody_gets_hints_in_phases_redeal_and_over():
+    deck = ["AD", "2D", "3D", "4D", "5D", "6D", "7S", "7H", "7C", "KD"]
+    state, _ = deal_round("chkobba", 2, 0, deck=deck + [c for c in CODES if c not in deck], cut="keep")
+    assert state.phase is Phase.REDEAL
+    with pytest.raises(WrongPhase):
+        suggest_moves(state)
+    over = positions("scopa", 2, range(1))[-1]
+    over, _ = advance(over, suggest_moves(over)[0].move)
+    assert over.phase is Phase.OVER
+    with pytest.raises(WrongPhase):
+        suggest_moves(over)
+
+
+# ---- the exact endgame -------------------------------------------------------------------------------
+
+
+def brute_force(state: RoundState, seat: int) -> float:
+    """The final margin for ``seat`` under best play from both seats, through the core itself."""
+    if state.phase is Phase.OVER:
+        totals = [s.total for s in round_breakdown(state)]
+        return totals[seat] - totals[1 - seat]
+    values = [
+        brute_force(advance(state, PlayMove(c.card, o))[0], seat)
+        for c in legal_moves(state)
+        for o in (c.options or [()])
+    ]
+    return max(values) if state.turn == seat else min(values)
+
+
+@pytest.mark.parametrize("rules", ["chkobba", "scopa"])
+def test_the_endgame_score_is_the_exact_final_margin(rules):
+    checked = 0
+    for state in positions(rules, 2, range(3), cut="keep" if rules == "chkobba" else None):
+        if state.stock or state.phase is not Phase.PLAY:
+            continue
+        seat = state.turn
+        assert seat is not None
+        for hint in suggest_moves(state):
+            assert Reason.EXACT_ENDGAME in hint.reasons
+            assert hint.score == brute_force(advance(state, hint.move)[0], seat)
+            checked += 1
+    assert checked > 20
+
+
+def test_a_hint_answers_in_milliseconds():
+    import time
+
+    states = positions("chkobba", 2, range(2), cut="keep")
+    started = time.perf_counter()
+    for state in states:
+        suggest_moves(state)
+    assert (time.perf_counter() - started) / len(states) < 0.02  # generous: a loaded CI machine
+
+
+def test_does_not_lay_the_seven_of_diamonds_when_another_card_will_do():
+    # 000: "never leave the 7D". Nothing captures on Q J K (8 9 10 in chkobba): every card is laid.
+    state = state_of(hands=[["2S", "3S", "4S"], ["7D", "AH", "2C"]], table=["QS", "JS", "KS"])
+    hints = suggest_moves(state)
+    assert hints[-1].move == PlayMove(Card.parse("7D"), ())
+    assert {Reason.LAYS_SCORING_CARD, Reason.LEAVES_SEVEN_OF_DIAMONDS} <= set(hints[-1].reasons)
+
+
+def test_a_huge_table_still_answers_quickly_with_every_move():
+    # A valid state may hold 34 table cards; each king then has 1,698 captures. The search falls back
+    # to cheaper terms (README, "Move hints") and still lists every legal move.
+    import time
+
+    hands = [["KD", "QH", "QS"], ["KH", "KS", "KC"]]
+    table = [c for c in CODES if c not in {c for h in hands for c in h}]
+    state = state_of(hands=hands, table=table, stock=[], piles=[[], []])
+    started = time.perf_counter()
+    hints = suggest_moves(state)
+    assert time.perf_counter() - started < 2.0
+    assert sorted(moves_of(hints)) == sorted(legal_pairs(state))
