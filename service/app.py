@@ -9,8 +9,7 @@ from flask import Flask
 
 from service.api import adjudication, hints, problems, rounds
 from service.api.sealing import Sealer
-from service.ops import logging as access_logging
-from service.ops import metrics
+from service.ops import observe
 from service.ops import views as ops_views
 from service.web import bp as web_bp
 
@@ -36,7 +35,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(hints.bp)
     app.register_blueprint(ops_views.bp)
     app.register_blueprint(web_bp)
-    # Before metrics: its hooks then start first and finish last, around everything else.
-    access_logging.install(app)
-    metrics.instrument(app)
+    observe.install(app)
     return app

@@ -1,4 +1,5 @@
-"""Request ids and structured access logs: one JSON line per request, written by the app.
+"""Request ids and structured access logs: one JSON line per request, written by the app
+(``service.ops.observe`` calls them for every request).
 
 Every response carries ``X-Request-ID``: the caller's own when it is well formed (so a client or a
 proxy can follow its request through the logs), else one generated here. The access log is written
@@ -13,17 +14,10 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import sys
 import threading
-import time
-import uuid
-from datetime import UTC, datetime
 from typing import IO, Any
-
-from flask import Flask, Response, g, request
-from flask.signals import got_request_exception
-
-from service.api.operations import ENDPOINT_TO_OPERATION
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # What a caller may send as its own id: short, and nothing that could break a header or a log line.
@@ -35,7 +29,7 @@ def request_id_from(incoming: str | None) -> str:
     """The caller's id when it is well formed, else a fresh one."""
     if incoming is not None and REQUEST_ID_PATTERN.fullmatch(incoming):
         return incoming
-    return uuid.uuid4().hex
+    return secrets.token_hex(16)  # 32 hex digits, like a UUID's hex form
 
 
 class AccessLog:
@@ -66,52 +60,3 @@ class AccessLog:
         with self._lock:
             stream.write(line)
             stream.flush()
-
-
-def _operation() -> str:
-    if request.url_rule is None:
-        return "unmatched"
-    return ENDPOINT_TO_OPERATION.get(request.endpoint or "", request.endpoint or "unmatched")
-
-
-def install(app: Flask) -> None:
-    """Give every request an id, echo it in every response, and log every request once."""
-    destination = app.config.get("ACCESS_LOG", "-")
-    log = AccessLog("" if destination is None else str(destination))
-    app.extensions["chkobba_access_log"] = log
-
-    @app.before_request
-    def _begin() -> None:
-        g.request_id = request_id_from(request.headers.get(REQUEST_ID_HEADER))
-        g.access_start = time.perf_counter()
-
-    def _note_exception(sender: Flask, exception: BaseException, **extra: Any) -> None:  # noqa: ARG001
-        g.access_error = type(exception).__name__
-
-    # weak=False: the receiver is a local function, which a weak reference would lose at once.
-    got_request_exception.connect(_note_exception, app, weak=False)
-
-    @app.after_request
-    def _finish(response: Response) -> Response:
-        request_id = g.get("request_id") or request_id_from(request.headers.get(REQUEST_ID_HEADER))
-        response.headers[REQUEST_ID_HEADER] = request_id
-        if log.enabled:
-            start = g.get("access_start")
-            record: dict[str, Any] = {
-                "time": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-                "log": "access",
-                "request_id": request_id,
-                "method": request.method,
-                "path": request.path,
-                "operation": _operation(),
-                "status": response.status_code,
-                "duration_ms": round((time.perf_counter() - start) * 1000, 3) if start is not None else None,
-                "bytes": response.content_length,
-                "remote_addr": request.remote_addr,
-                "user_agent": request.headers.get("User-Agent"),
-            }
-            error = g.get("access_error")
-            if error:
-                record["error"] = error
-            log.write(record)
-        return response

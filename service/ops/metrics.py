@@ -8,9 +8,9 @@ without it (tests, a single process) the default registry answers.
 from __future__ import annotations
 
 import os
-import time
+from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -20,8 +20,6 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
-
-from service.api.operations import ENDPOINT_TO_OPERATION
 
 REQUESTS = Counter("chkobba_http_requests_total", "HTTP requests answered", ["operation", "status"])
 LATENCY = Histogram(
@@ -47,26 +45,17 @@ def claim(kind: str, accepted: bool) -> None:
     CLAIMS.labels(kind, "accepted" if accepted else "rejected").inc()
 
 
-def _operation() -> str:
-    rule = request.url_rule
-    if rule is None:
-        return "unmatched"
-    return ENDPOINT_TO_OPERATION.get(request.endpoint or "", request.endpoint or "unmatched")
+_CHILDREN: dict[tuple[str, int], tuple[Any, Any]] = {}  # labels() is a locked lookup: once per pair
 
 
-def instrument(app: Flask) -> None:
-    @app.before_request
-    def _start() -> None:
-        g.metrics_start = time.perf_counter()
-
-    @app.after_request
-    def _observe(response: Response) -> Response:
-        start = g.get("metrics_start")
-        operation, status = _operation(), str(response.status_code)
-        REQUESTS.labels(operation, status).inc()
-        if start is not None:
-            LATENCY.labels(operation, status).observe(time.perf_counter() - start)
-        return response
+def observe(operation: str, status: int, seconds: float) -> None:
+    """Count one answered request and its latency."""
+    children = _CHILDREN.get((operation, status))
+    if children is None:
+        code = str(status)
+        children = _CHILDREN[operation, status] = (REQUESTS.labels(operation, code), LATENCY.labels(operation, code))
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 def exposition() -> Response:

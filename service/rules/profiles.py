@@ -269,7 +269,8 @@ class Rules:
         if isinstance(spec, Profile):
             return cls(spec)
         if isinstance(spec, str):
-            return cls(_profile(spec))
+            plain = _PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
+            return plain if plain is not None else cls(_profile(spec))
         if isinstance(spec, Mapping):
             unknown = set(spec) - {"profile", "options"}
             if unknown:
@@ -290,6 +291,7 @@ class Rules:
 
 
 RulesLike = str | Mapping[str, Any] | Rules | Profile
+_PLAIN_RULES: Final[Mapping[str, Rules]] = MappingProxyType({p.id: Rules(p) for p in PROFILES.values()})
 
 
 def _profile(name: object) -> Profile:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from .captures import HAND_SIZE, CaptureKind, captures_of
 from .cards import DECK, Card, CardLike, card_of, parse_cards
@@ -75,22 +75,25 @@ class Event:
         return data
 
 
+_PLAY_KEYS: Final = frozenset({"card", "capture", "seat"})
+_CUT_KEYS: Final = frozenset({"cut", "seat"})
+
+
 def parse_move(data: object, *, field: str = "move") -> Move:
     """A move from its JSON form: ``{"card", "capture"?, "seat"?}`` or ``{"cut", "seat"?}``."""
-    if not isinstance(data, Mapping):
+    if not isinstance(data, dict | Mapping):  # dict first: the common case skips the ABC check
         raise InvalidInput("a move is an object {card, capture?} or {cut}", field=field)
     seat = data.get("seat")
     if "seat" in data and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise InvalidInput("seat must be a whole number", field=f"{field}.seat")
     if "cut" in data:
-        if set(data) - {"cut", "seat"}:
+        if not data.keys() <= _CUT_KEYS:
             raise InvalidInput("a cut move holds only cut (and seat)", field=field)
         try:
             return CutMove(Cut(data["cut"]), seat)
         except (ValueError, TypeError):
             raise InvalidInput('cut must be "keep" or "table"', field=f"{field}.cut") from None
-    unknown = set(data) - {"card", "capture", "seat"}
-    if unknown or "card" not in data:
+    if not data.keys() <= _PLAY_KEYS or "card" not in data:
         raise InvalidInput("a play is an object {card, capture?, seat?}", field=field)
     try:
         card = card_of(data["card"])
