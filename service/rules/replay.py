@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import InvalidInput, MoveError
 from .profiles import RulesLike
@@ -16,9 +16,10 @@ from .state import Phase, RoundState
 MAX_MOVES = 64  # a round has at most 36 plays and one cut; anything longer is not a round
 
 
-@dataclass(frozen=True, slots=True)
-class MoveVerdict:
-    index: int
+class MoveVerdict(NamedTuple):
+    """The verdict on one move of a record (a named tuple: one is made for every move)."""
+
+    position: int  # the move's index in the record
     seat: int | None
     move: Move
     legal: bool
@@ -28,7 +29,11 @@ class MoveVerdict:
     options: tuple[Any, ...] = ()  # when illegal: what the seat could do (Captures per hand card, or cuts)
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"index": self.index, "seat": self.seat, "verdict": "legal" if self.legal else "illegal"}
+        data: dict[str, Any] = {
+            "index": self.position,
+            "seat": self.seat,
+            "verdict": "legal" if self.legal else "illegal",
+        }
         if isinstance(self.move, CutMove):
             data["cut"] = self.move.cut.value
         else:
@@ -49,7 +54,7 @@ class Replay:
 
     @property
     def first_illegal(self) -> int | None:
-        return next((v.index for v in self.moves if not v.legal), None)
+        return next((v.position for v in self.moves if not v.legal), None)
 
     @property
     def valid(self) -> bool:

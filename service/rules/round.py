@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, captures_of
 from .cards import DECK, Card, CardLike, card_of, parse_cards
@@ -41,9 +41,8 @@ class CutMove:
 Move = PlayMove | CutMove
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What one move did."""
+class Event(NamedTuple):
+    """What one move did. A named tuple: one is made for every move of every replay."""
 
     seat: int
     move: Move

@@ -49,7 +49,7 @@ def test_legal_record_replays_to_the_same_end() -> None:
     assert replay.state == states[-1]
     assert replay.breakdown == round_breakdown(states[-1])
     assert replay.deck == deck
-    assert [v.index for v in replay.moves] == list(range(36))
+    assert [v.position for v in replay.moves] == list(range(36))
     assert [v.seat for v in replay.moves[:4]] == [0, 1, 0, 1]
     assert all(v.legal and v.code is None for v in replay.moves)
 
