@@ -1,4 +1,4 @@
-"""The application factory: wires the HTTP edge, the operational endpoints and metrics."""
+"""The application factory: wires the HTTP edge, the pages, the operational endpoints and metrics."""
 
 from __future__ import annotations
 
