@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from ..support import strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
 
 MOVE_KEYS = {"move", "score", "reasons"}
@@ -43,16 +44,6 @@ def hints(client, **body):
 
 def deal(client, **body) -> Any:
     return ok(client.post("/v1/rounds", json=body))
-
-
-def strings_in(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for k, v in value.items() for s in strings_in(k) | strings_in(v)}
-    if isinstance(value, list):
-        return {s for item in value for s in strings_in(item)}
-    return set()
 
 
 def check_shape(body: dict[str, Any]) -> None:

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,12 +23,12 @@ import pytest
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
+from ..support import free_port
 from .conftest import CANONICAL, deck_starting
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
-pytestmark = pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed next to this python")
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]}
 AMBIGUOUS = {"rules": "chkobba", "table": ["7S", "7D", "AC"], "hand": ["7C", "2H"], "play": {"card": "7C"}}
@@ -120,12 +119,6 @@ EXPECTED_CLAIMS = {
     ("decision", "rejected"): 2,
     ("replay", "rejected"): 1,  # the record stops at an illegal move, so the claim cannot stand
 }
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def send(port: int, method: str, path: str, body: object = None, timeout: float = 5.0) -> tuple[int, bytes]:

@@ -34,7 +34,9 @@ from service.api.sealing import Sealer, new_key
 from service.app import create_app
 from service.rules import RoundState
 
+from ..support import free_port, strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
+from .test_metrics_gunicorn import health, send
 
 VIEW_KEYS = {
     "seat",
@@ -58,17 +60,6 @@ PLAY_KEYS = {"state_token", "views", "event", "breakdown", "next_dealer"}
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 HEADER_BYTES, NONCE_END = 17, 29  # version (1) | key id (8) | issued at (8) | nonce (12) | ciphertext+tag
 METRIC = "chkobba_state_tokens_rejected_total"
-
-
-def strings_in(value: Any) -> set[str]:
-    """Every string in a JSON value, keys included."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for k, v in value.items() for s in strings_in(k) | strings_in(v)}
-    if isinstance(value, list):
-        return {s for item in value for s in strings_in(item)}
-    return set()
 
 
 def decode(token: str) -> bytes:
@@ -612,12 +603,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
 
-@pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed next to this python")
 def test_without_a_key_every_gunicorn_worker_opens_every_token(tmp_path):
     """The issue: with no key configured, sealing uses a key generated once at start and shared by
     all workers. Two workers, each recycled after a few requests: every token must open anywhere."""
-    from .test_metrics_gunicorn import free_port, health, send
-
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHKOBBA_") and k != "PROMETHEUS_MULTIPROC_DIR"}
     env.update(

@@ -10,6 +10,7 @@ import copy
 
 import pytest
 
+from ..support import strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
 
 STATE = {  # chkobba, 2 players, dealer 0, dealt from CANONICAL with the cutter (seat 1) keeping AD
@@ -42,16 +43,6 @@ PUBLIC = {
 
 def view(client, **body):
     return client.post("/v1/rounds/view", json=body)
-
-
-def strings_in(value) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for k, v in value.items() for s in strings_in(k) | strings_in(v)}
-    if isinstance(value, list):
-        return {s for item in value for s in strings_in(item)}
-    return set()
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ import http.client
 import importlib.util
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from ..support import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,13 +39,6 @@ def load_script(name: str) -> ModuleType:
 @pytest.fixture(scope="session")
 def check_deploy() -> ModuleType:
     return load_script("check_deploy")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass

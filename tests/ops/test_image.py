@@ -142,7 +142,7 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
 
 
 def test_the_healthcheck_fails_when_nothing_answers() -> None:
-    from .conftest import free_port
+    from ..support import free_port
 
     healthcheck = json.loads(_instruction("HEALTHCHECK").split(" CMD ", 1)[1])
     env = {**os.environ, "CHKOBBA_BIND": f"0.0.0.0:{free_port()}"}

@@ -29,6 +29,8 @@ from service.rules import (
 )
 from service.rules.seat_view import SeatView, seat_view
 
+from ..support import strings_in
+
 CODES = [c.code for c in DECK]
 VIEW_KEYS = {
     "seat",
@@ -62,17 +64,6 @@ SETUPS = [
 
 def codes(cards: Any) -> list[str]:
     return [c.code for c in cards]
-
-
-def strings_in(value: Any) -> set[str]:
-    """Every string in a JSON value, keys included."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for k, v in value.items() for s in strings_in(k) | strings_in(v)}
-    if isinstance(value, list | tuple):
-        return {s for item in value for s in strings_in(item)}
-    return set()
 
 
 def check_view(state: RoundState, seat: int) -> dict[str, Any]:
