@@ -45,6 +45,11 @@ class Captures(NamedTuple):
 
     def find(self, taken: Iterable[Card]) -> int | None:
         """The index of the option taking exactly these cards (compared as a set), if legal."""
+        taken = tuple(taken)
+        try:
+            return self.options.index(taken)  # the usual case: the cards in table order
+        except ValueError:
+            pass
         wanted = frozenset(taken)
         for index, option in enumerate(self.options):
             if len(option) == len(wanted) and wanted.issuperset(option):
@@ -87,12 +92,14 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
     """``legal_captures`` for inputs already parsed and checked (the round engine's hot path)."""
     value_of = rules.profile.card_values
     value = value_of[card]
-    values = [value_of[c] for c in table]
+    values = list(map(value_of.__getitem__, table))
     if value in values:
-        matches = tuple((c,) for c, v in zip(table, values, strict=True) if v == value)
-        sweeping = 0 if len(table) == 1 and not last_play else None
-        return Captures(card, value, CaptureKind.MATCH, matches, sweeping)
-    if card.rank.is_face and not rules.face_sums:
+        if values.count(value) == 1:
+            matches: tuple[Option, ...] = ((table[values.index(value)],),)
+        else:
+            matches = tuple([(c,) for c, v in zip(table, values, strict=True) if v == value])
+        return Captures(card, value, CaptureKind.MATCH, matches, 0 if len(table) == 1 and not last_play else None)
+    if card.face and not rules.face_sums:
         return Captures(card, value, CaptureKind.NONE, (), None)
     options = _sums(table, values, value)
     if not options:
@@ -119,8 +126,10 @@ def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Optio
         need |= need >> v
     if not need & 1:
         return []
-    empty: list[Option] = []
-    row: list[list[Option]] = [empty] * (target + 1)
+    # row[r]: the sets of the cards after position i adding up to r. Entries are replaced, never
+    # changed in place, and remainders go from the highest down, so row[r - v] is still the row of
+    # the cards after i when remainder r reads it.
+    row: list[list[Option]] = [[]] * (target + 1)
     after = 1
     for i in range(len(values) - 1, -1, -1):
         v = values[i]
@@ -128,18 +137,12 @@ def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Optio
             continue
         useful = needs[i] & (after << v)  # remainders r that card i can start a set for
         after |= after << v
-        if not useful:
-            continue
         head = (table[i],)
-        new = row[:]
         while useful:
             r = useful.bit_length() - 1
             useful ^= 1 << r
             if r == v:
-                new[r] = [head, *row[r]]
+                row[r] = [head, *row[r]]
             else:
-                extended = [head + rest for rest in row[r - v]]
-                extended += row[r]
-                new[r] = extended
-        row = new
+                row[r] = [*map(head.__add__, row[r - v]), *row[r]]
     return row[target]

@@ -40,11 +40,12 @@ RANKS: Final = tuple(Rank)
 class Card:
     """One of the 40 cards. Instances are interned, so identity is equality and hashing is cheap."""
 
-    __slots__ = ("rank", "suit", "code", "index")
+    __slots__ = ("rank", "suit", "code", "index", "face")
     rank: Rank
     suit: Suit
     code: str
     index: int  # position in the canonical order (suits D H S C, each A..K)
+    face: bool  # a figure: J, Q or K
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         return _BY_RANK_SUIT[rank, suit]
@@ -52,7 +53,13 @@ class Card:
     @classmethod
     def _make(cls, rank: Rank, suit: Suit, index: int) -> Card:
         card = object.__new__(cls)
-        for name, value in (("rank", rank), ("suit", suit), ("code", rank.value + suit.value), ("index", index)):
+        for name, value in (
+            ("rank", rank),
+            ("suit", suit),
+            ("code", rank.value + suit.value),
+            ("index", index),
+            ("face", rank.is_face),
+        ):
             object.__setattr__(card, name, value)
         return card
 

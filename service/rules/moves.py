@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import filterfalse
 from typing import NamedTuple
 
 from .captures import CaptureKind, Captures, captures_of, table_and_hand
@@ -59,38 +60,46 @@ def play_on(
     last_play: bool,
 ) -> PlayResult:
     """``apply_play`` for inputs already parsed and checked (the round engine's hot path)."""
-
-    def refuse(error: type[MoveError], message: str, field: str, options: Captures | None) -> MoveError:
-        legal = [captures_of(rules, table, c, last_play) for c in hand]
-        return error(message, field=field, card=card.code, options=options, legal=legal)
-
     if card not in hand:
-        raise refuse(CardNotHeld, f"{card} is not in the hand", "card", None)
+        raise _refused(CardNotHeld, f"{card} is not in the hand", "card", rules, table, hand, card, None, last_play)
     legal = captures_of(rules, table, card, last_play)
     at = hand.index(card)
     rest_of_hand = hand[:at] + hand[at + 1 :]
     if capture is None:
         if len(legal.options) > 1:
-            raise refuse(
-                AmbiguousCapture, f"{card} has {len(legal.options)} legal captures: say which one", "capture", legal
-            )
+            message = f"{card} has {len(legal.options)} legal captures: say which one"
+            raise _refused(AmbiguousCapture, message, "capture", rules, table, hand, card, legal, last_play)
         chosen = 0 if legal.options else None
     elif not capture:
         if legal.options:
-            raise refuse(
-                IllegalMove, f"capture is mandatory: {card} must take one of its legal options", "capture", legal
-            )
+            message = f"capture is mandatory: {card} must take one of its legal options"
+            raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
         chosen = None
     else:
         chosen = legal.find(capture)
         if chosen is None:
             missing = [c.code for c in capture if c not in table]
             why = f"{', '.join(missing)} not on the table" if missing else "not a legal capture"
-            raise refuse(
-                IllegalMove, f"{card} cannot take {' '.join(c.code for c in capture)}: {why}", "capture", legal
-            )
+            message = f"{card} cannot take {' '.join(c.code for c in capture)}: {why}"
+            raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
     if chosen is None:
         return PlayResult(card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal)
     taken = legal.options[chosen]
-    remaining = tuple([c for c in table if c not in taken])
-    return PlayResult(card, legal.kind, taken, legal.sweeps(chosen), remaining, rest_of_hand, legal)
+    remaining = tuple(filterfalse(taken.__contains__, table))
+    return PlayResult(card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal)
+
+
+def _refused(
+    error: type[MoveError],
+    message: str,
+    field: str,
+    rules: Rules,
+    table: tuple[Card, ...],
+    hand: tuple[Card, ...],
+    card: Card,
+    options: Captures | None,
+    last_play: bool,
+) -> MoveError:
+    """The error for an illegal play, with the card's options and every hand card's legal captures."""
+    legal = [captures_of(rules, table, c, last_play) for c in hand]
+    return error(message, field=field, card=card.code, options=options, legal=legal)

@@ -67,10 +67,11 @@ class Profile:
     category_names: Mapping[str, Mapping[str, str]]
     figure_names: Mapping[Rank, Mapping[str, str]]
     notes: tuple[str, ...] = ()
+    # A plain dict (typed read-only): a mapping proxy would slow the lookup on every capture.
     card_values: Mapping[Card, int] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card_values", MappingProxyType({c: self.values[c.rank] for c in DECK}))
+        object.__setattr__(self, "card_values", {c: self.values[c.rank] for c in DECK})
 
     def sides(self, players: int) -> int:
         return 2 if players == 4 else players

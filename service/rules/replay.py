@@ -9,7 +9,18 @@ from typing import Any, NamedTuple
 
 from .errors import InvalidInput, MoveError
 from .profiles import RulesLike
-from .round import Cut, CutMove, Event, Move, PlayMove, advance, deal_round, legal_moves, parse_move, round_breakdown
+from .round import (
+    Cut,
+    CutMove,
+    Event,
+    Move,
+    PlayMove,
+    RoundInPlay,
+    deal_round,
+    legal_moves,
+    parse_move,
+    round_breakdown,
+)
 from .scoring import SideScore
 from .state import Phase, RoundState
 
@@ -94,14 +105,15 @@ def replay_round(
         if move.seat is not None and not 0 <= move.seat < players:
             raise InvalidInput(f"seat must be from 0 to {players - 1}", field=f"moves.{i}.seat")
     verdicts: list[MoveVerdict] = []
+    in_play = RoundInPlay(state)
     for index, move in enumerate(parsed):
-        seat = state.turn if move.seat is None else move.seat
+        seat = in_play.turn if move.seat is None else move.seat
         try:
-            after, event = advance(state, move)
+            event = in_play.move(move)
         except MoveError as exc:
+            state = in_play.state()
             legal = tuple(exc.details.get("legal") or legal_moves(state))
             verdicts.append(MoveVerdict(index, seat, move, False, exc.code, exc.message, None, legal))
-            break
+            return Replay(tuple(verdicts), state, dealt_deck)
         verdicts.append(MoveVerdict(index, seat, move, True, event=event))
-        state = after
-    return Replay(tuple(verdicts), state, dealt_deck)
+    return Replay(tuple(verdicts), in_play.state(), dealt_deck)

@@ -80,10 +80,10 @@ _CUT_KEYS: Final = frozenset({"cut", "seat"})
 
 def parse_move(data: object, *, field: str = "move") -> Move:
     """A move from its JSON form: ``{"card", "capture"?, "seat"?}`` or ``{"cut", "seat"?}``."""
-    if not isinstance(data, dict | Mapping):  # dict first: the common case skips the ABC check
+    if type(data) is not dict and not isinstance(data, Mapping):  # the type test first: it is cheaper
         raise InvalidInput("a move is an object {card, capture?} or {cut}", field=field)
     seat = data.get("seat")
-    if "seat" in data and (isinstance(seat, bool) or not isinstance(seat, int)):
+    if (seat is not None or "seat" in data) and (type(seat) is not int and not _is_whole(seat)):
         raise InvalidInput("seat must be a whole number", field=f"{field}.seat")
     if "cut" in data:
         if not data.keys() <= _CUT_KEYS:
@@ -102,6 +102,10 @@ def parse_move(data: object, *, field: str = "move") -> Move:
     capture = data.get("capture")
     taken = None if capture is None else parse_cards(capture, where=f"{field}.capture")
     return PlayMove(card, taken, seat)
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def deal_round(
@@ -196,63 +200,101 @@ def play(state: RoundState, move: Move) -> tuple[RoundState, Event]:
 
 def advance(state: RoundState, move: Move) -> tuple[RoundState, Event]:
     """``play`` for a state known to be valid (one the core built or validated)."""
-    turn = state.turn
-    if turn is None:
-        raise WrongPhase(f"nobody moves in phase {state.phase.value}", field="move", phase=state.phase.value)
-    if move.seat is not None and move.seat != turn:
-        raise NotYourTurn(f"it is seat {turn}'s turn, not seat {move.seat}'s", field="move.seat", turn=turn)
-    if state.phase is Phase.CUT:
-        if not isinstance(move, CutMove):
-            raise WrongPhase("the round waits for the cut: keep or table the drawn card", field="move", phase="cut")
-        after = _lay_out(state, move.cut)
-        return after, Event(turn, move, redeal=after.phase is Phase.REDEAL)
-    if not isinstance(move, PlayMove):
-        raise WrongPhase("the cut is over: play a card", field="move", phase=state.phase.value)
-    return _play_card(state, turn, move)
+    in_play = RoundInPlay(state)
+    event = in_play.move(move)
+    return in_play.state(), event
 
 
-def _play_card(state: RoundState, seat: int, move: PlayMove) -> tuple[RoundState, Event]:
-    last_play = not state.stock and sum(map(len, state.hands)) == 1
-    result = play_on(state.rules, state.table, state.hands[seat], move.card, move.capture, last_play)
-    hands = list(state.hands)
-    hands[seat] = result.hand
-    piles, sweeps, last_capturer = list(state.piles), list(state.sweeps), state.last_capturer
-    if result.taken:
-        side = state.side_of(seat)
-        piles[side] = (*piles[side], *result.captured)
-        sweeps[side] += result.sweep
-        last_capturer = side
-    table, stock, phase = result.table, state.stock, Phase.PLAY
-    turn: int | None = (seat + 1) % state.players
-    dealt = False
-    collected: tuple[Card, ...] = ()
-    if not any(hands):
-        if stock:
-            for k, each in enumerate(state.playing_order()):
-                hands[each] = stock[HAND_SIZE * k : HAND_SIZE * (k + 1)]
-            stock, turn, dealt = stock[HAND_SIZE * state.players :], state.leader, True
-        else:
-            # Somebody always captures in a round (RULES.md §6): four cards of each value force a match.
-            assert last_capturer is not None
-            collected, table = table, ()
-            piles[last_capturer] = (*piles[last_capturer], *collected)
-            turn, phase = None, Phase.OVER
-    # The constructor rather than dataclasses.replace: this runs for every move of every replay.
-    after = RoundState(
-        state.rules,
-        state.players,
-        state.dealer,
-        phase,
-        turn,
-        tuple(hands),
-        table,
-        stock,
-        tuple(piles),
-        tuple(sweeps),
-        last_capturer,
-    )
-    event = Event(seat, move, result.kind, result.taken, result.sweep, dealt, collected)
-    return after, event
+class RoundInPlay:
+    """A round changed in place, move by move: the one implementation of a move. ``advance`` uses it
+    for one move; a replay for a whole record, building a ``RoundState`` only at the end."""
+
+    __slots__ = (
+        "rules", "players", "dealer", "order", "sides", "phase", "turn", "hands", "table", "stock", "piles",
+        "sweeps", "last_capturer", "in_hands",
+    )  # fmt: skip
+
+    def __init__(self, state: RoundState) -> None:
+        self._load(state)
+
+    def _load(self, state: RoundState) -> None:
+        self.rules, self.players, self.dealer = state.rules, state.players, state.dealer
+        self.order, self.sides = state.playing_order(), state.sides
+        self.phase, self.turn = state.phase, state.turn
+        self.hands = list(state.hands)
+        self.table, self.stock = state.table, state.stock
+        self.piles = list(map(list, state.piles))
+        self.sweeps = list(state.sweeps)
+        self.last_capturer = state.last_capturer
+        self.in_hands = sum(map(len, state.hands))
+
+    def state(self) -> RoundState:
+        return RoundState(
+            self.rules,
+            self.players,
+            self.dealer,
+            self.phase,
+            self.turn,
+            tuple(self.hands),
+            self.table,
+            self.stock,
+            tuple(map(tuple, self.piles)),
+            tuple(self.sweeps),
+            self.last_capturer,
+        )
+
+    def move(self, move: Move) -> Event:
+        """Apply ``move``; a ``MoveError`` leaves the round as it was."""
+        turn = self.turn
+        if turn is None:
+            raise WrongPhase(f"nobody moves in phase {self.phase.value}", field="move", phase=self.phase.value)
+        if move.seat is not None and move.seat != turn:
+            raise NotYourTurn(f"it is seat {turn}'s turn, not seat {move.seat}'s", field="move.seat", turn=turn)
+        if self.phase is Phase.CUT:
+            if not isinstance(move, CutMove):
+                raise WrongPhase("the round waits for the cut: keep or table the drawn card", field="move", phase="cut")
+            after = _lay_out(self.state(), move.cut)
+            self._load(after)
+            return Event(turn, move, redeal=after.phase is Phase.REDEAL)
+        if not isinstance(move, PlayMove):
+            raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
+        return self._play(turn, move)
+
+    def _play(self, seat: int, move: PlayMove) -> Event:
+        last_play = self.in_hands == 1 and not self.stock
+        result = play_on(self.rules, self.table, self.hands[seat], move.card, move.capture, last_play)
+        self.hands[seat] = result.hand
+        self.in_hands -= 1
+        self.table = result.table
+        if result.taken:
+            side = seat % self.sides
+            self.piles[side] += result.captured
+            self.sweeps[side] += result.sweep
+            self.last_capturer = side
+        self.turn = (seat + 1) % self.players
+        dealt = False
+        collected: tuple[Card, ...] = ()
+        if not self.in_hands:
+            if self.stock:
+                self._refill()
+                dealt = True
+            else:
+                # Somebody always captures in a round (RULES.md §6): four cards of each value force a match.
+                assert self.last_capturer is not None
+                collected, self.table = self.table, ()
+                self.piles[self.last_capturer] += collected
+                self.turn, self.phase = None, Phase.OVER
+        return Event(seat, move, result.kind, result.taken, result.sweep, dealt, collected)
+
+    def _refill(self) -> None:
+        """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader
+        plays next."""
+        stock = self.stock
+        for k, seat in enumerate(self.order):
+            self.hands[seat] = stock[HAND_SIZE * k : HAND_SIZE * (k + 1)]
+        self.in_hands = HAND_SIZE * self.players
+        self.stock = stock[self.in_hands :]
+        self.turn = self.order[0]
 
 
 def legal_moves(state: RoundState) -> list[Any]:
