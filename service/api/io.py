@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response, request
 
 from . import schemas
+from .encoding import to_json
 from .problems import Problem
 
 
@@ -25,6 +26,4 @@ def body(schema: str) -> dict[str, Any]:
 
 
 def answer(data: Any, status: int = 200) -> Response:
-    return Response(
-        json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status, mimetype="application/json"
-    )
+    return Response(to_json(data), status=status, mimetype="application/json")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +13,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from service.ops import metrics
 from service.rules import Captures, MoveError, RulesError
 
+from .encoding import to_json
 from .fields import CodedMessage
 from .render import captures_json
 from .sealing import TokenError
@@ -68,7 +68,7 @@ class Problem(Exception):
             "code": self.code,
             **self.extra,
         }
-        return Response(json.dumps(body, ensure_ascii=False), status=self.status, mimetype=MEDIA_TYPE)
+        return Response(to_json(body), status=self.status, mimetype=MEDIA_TYPE)
 
 
 def _http_title(status: int) -> str:

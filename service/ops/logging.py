@@ -12,12 +12,13 @@ gunicorn's own access log stays off (``gunicorn.conf.py``), so each request is l
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import sys
 import threading
 from typing import IO, Any
+
+from service.api.encoding import to_json
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # What a caller may send as its own id: short, and nothing that could break a header or a log line.
@@ -55,7 +56,7 @@ class AccessLog:
     def write(self, record: dict[str, Any]) -> None:
         if not self.enabled:
             return
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = to_json(record).decode() + "\n"
         stream = self._file or sys.stdout
         with self._lock:
             stream.write(line)
