@@ -563,6 +563,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="legalCaptures",
         help="the body to profile with --profile (default legalCaptures)",
     )
+    parser.add_argument(
+        "--only",
+        choices=[name for name, _, _ in BODIES],
+        action="append",
+        help="measure only this body (repeatable; default: every body)",
+    )
     args = parser.parse_args(argv)
     seconds = args.duration or (3.0 if args.quick else 8.0)
     repeats = args.repeats or (2 if args.quick else 3)
@@ -632,6 +638,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("  " + " ".join(example))
             print()
             for name, path, _ in BODIES:
+                if args.only and name not in args.only:
+                    continue
                 print(f"measuring {name} ...", flush=True)
                 results[name] = measure(found, path, files[name], seconds, repeats, warmup)
             if args.profile:

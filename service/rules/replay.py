@@ -25,6 +25,8 @@ from .scoring import SideScore
 from .state import Phase, RoundState
 
 MAX_MOVES = 64  # a round has at most 36 plays and one cut; anything longer is not a round
+_MOVES = (PlayMove, CutMove)
+_MOVE_FIELDS = tuple(f"moves.{i}" for i in range(MAX_MOVES))
 
 
 class MoveVerdict(NamedTuple):
@@ -97,9 +99,7 @@ def replay_round(
         raise InvalidInput("moves must be a list", field="moves")
     if len(moves) > MAX_MOVES:
         raise InvalidInput(f"a round has at most {MAX_MOVES} moves", field="moves")
-    parsed = [
-        m if isinstance(m, PlayMove | CutMove) else parse_move(m, field=f"moves.{i}") for i, m in enumerate(moves)
-    ]
+    parsed = [m if isinstance(m, _MOVES) else parse_move(m, field=_MOVE_FIELDS[i]) for i, m in enumerate(moves)]
     state, dealt_deck = deal_round(rules, players, dealer, deck=deck, seed=seed, cut=cut)
     for i, move in enumerate(parsed):
         if move.seat is not None and not 0 <= move.seat < players:
@@ -115,5 +115,5 @@ def replay_round(
             legal = tuple(exc.details.get("legal") or legal_moves(state))
             verdicts.append(MoveVerdict(index, seat, move, False, exc.code, exc.message, None, legal))
             return Replay(tuple(verdicts), state, dealt_deck)
-        verdicts.append(MoveVerdict(index, seat, move, True, event=event))
+        verdicts.append(MoveVerdict(index, seat, move, True, None, None, event))
     return Replay(tuple(verdicts), in_play.state(), dealt_deck)

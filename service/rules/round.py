@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, captures_of
-from .cards import DECK, Card, CardLike, card_of, parse_cards
+from .cards import DECK, Card, CardLike, card_of, distinct_cards, parse_cards
 from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
 from .profiles import Rules, RulesLike
@@ -25,15 +25,13 @@ class Cut(enum.Enum):
     TABLE = "table"  # the drawn card is the first table card
 
 
-@dataclass(frozen=True, slots=True)
-class PlayMove:
+class PlayMove(NamedTuple):  # a named tuple: one is made for every move of every replay
     card: Card
     capture: tuple[Card, ...] | None = None  # None: let the rules choose, legal only if unambiguous
     seat: int | None = None  # when given, must be the seat whose turn it is
 
 
-@dataclass(frozen=True, slots=True)
-class CutMove:
+class CutMove(NamedTuple):
     cut: Cut
     seat: int | None = None
 
@@ -100,7 +98,11 @@ def parse_move(data: object, *, field: str = "move") -> Move:
         exc.field = f"{field}.card"
         raise
     capture = data.get("capture")
-    taken = None if capture is None else parse_cards(capture, where=f"{field}.capture")
+    if capture is None:
+        return PlayMove(card, None, seat)
+    taken = distinct_cards(capture)
+    if taken is None:  # parse_cards names what is wrong
+        taken = parse_cards(capture, where=f"{field}.capture")
     return PlayMove(card, taken, seat)
 
 
