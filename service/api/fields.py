@@ -12,6 +12,7 @@ from typing import Any
 from marshmallow import ValidationError, fields
 
 from service.rules import Card, Rules, RulesError
+from service.rules.cards import distinct_cards
 from service.rules.shuffle import seed_text
 
 
@@ -75,7 +76,10 @@ class CardList(fields.Field):  # type: ignore[type-arg]
             raise ValidationError("Not a valid list.")
         if not self.min_items <= len(value) <= self.max_items:
             raise ValidationError(f"Length must be between {self.min_items} and {self.max_items}.")
-        cards: dict[Card, None] = {}  # ordered, and a cheap membership test
+        found = distinct_cards(value)
+        if found is not None:
+            return found
+        cards: dict[Card, None] = {}  # the slow path names every bad entry  # ordered, and a cheap membership test
         errors: dict[int, list[str]] = {}
         for index, code in enumerate(value):
             try:

@@ -146,6 +146,9 @@ def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Ca
 
 def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
     """Raise ``DuplicateCard`` naming both places if any card stands in two of the named groups."""
+    sizes = sum(len(cards) for _, cards in groups)
+    if len({card for _, cards in groups for card in cards}) == sizes:
+        return  # the common case, without naming places
     where: dict[Card, str] = {}
     for name, cards in groups:
         for card in cards:

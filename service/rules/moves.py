@@ -60,10 +60,13 @@ def play_on(
     last_play: bool,
 ) -> PlayResult:
     """``apply_play`` for inputs already parsed and checked (the round engine's hot path)."""
-    if card not in hand:
-        raise _refused(CardNotHeld, f"{card} is not in the hand", "card", rules, table, hand, card, None, last_play)
+    try:
+        at = hand.index(card)
+    except ValueError:
+        raise _refused(
+            CardNotHeld, f"{card} is not in the hand", "card", rules, table, hand, card, None, last_play
+        ) from None
     legal = captures_of(rules, table, card, last_play)
-    at = hand.index(card)
     rest_of_hand = hand[:at] + hand[at + 1 :]
     if capture is None:
         if len(legal.options) > 1:

@@ -260,20 +260,21 @@ class RoundInPlay:
             return Event(turn, move, redeal=after.phase is Phase.REDEAL)
         if not isinstance(move, PlayMove):
             raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
-        return self._play(turn, move)
-
-    def _play(self, seat: int, move: PlayMove) -> Event:
         last_play = self.in_hands == 1 and not self.stock
-        result = play_on(self.rules, self.table, self.hands[seat], move.card, move.capture, last_play)
-        self.hands[seat] = result.hand
+        card = move.card
+        result = play_on(self.rules, self.table, self.hands[turn], card, move.capture, last_play)
+        self.hands[turn] = result.hand
         self.in_hands -= 1
         self.table = result.table
-        if result.taken:
-            side = seat % self.sides
-            self.piles[side] += result.captured
+        taken = result.taken
+        if taken:
+            side = turn % self.sides
+            pile = self.piles[side]
+            pile.append(card)
+            pile += taken
             self.sweeps[side] += result.sweep
             self.last_capturer = side
-        self.turn = (seat + 1) % self.players
+        self.turn = (turn + 1) % self.players
         dealt = False
         collected: tuple[Card, ...] = ()
         if not self.in_hands:
@@ -286,7 +287,7 @@ class RoundInPlay:
                 collected, self.table = self.table, ()
                 self.piles[self.last_capturer] += collected
                 self.turn, self.phase = None, Phase.OVER
-        return Event(seat, move, result.kind, result.taken, result.sweep, dealt, collected)
+        return Event(turn, move, result.kind, taken, result.sweep, dealt, collected)
 
     def _refill(self) -> None:
         """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit, check_disjoint
@@ -16,6 +17,11 @@ PRIMIERA_POINTS = {
     Rank.SEVEN: 21, Rank.SIX: 18, Rank.ACE: 16, Rank.FIVE: 15, Rank.FOUR: 14,
     Rank.THREE: 13, Rank.TWO: 12, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10,
 }  # fmt: skip
+
+
+_DIAMONDS = frozenset(c for c in DECK if c.suit is Suit.DIAMONDS)
+_SEVENS = frozenset(c for c in DECK if c.rank is Rank.SEVEN)
+_SIXES = frozenset(c for c in DECK if c.rank is Rank.SIX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +40,9 @@ class Tally:
     def of_pile(cls, pile: Sequence[Card], sweeps: int) -> Tally:
         return cls(
             cards=len(pile),
-            diamonds=sum(c.suit is Suit.DIAMONDS for c in pile),
-            sevens=sum(c.rank is Rank.SEVEN for c in pile),
-            sixes=sum(c.rank is Rank.SIX for c in pile),
+            diamonds=sum(map(_DIAMONDS.__contains__, pile)),
+            sevens=sum(map(_SEVENS.__contains__, pile)),
+            sixes=sum(map(_SIXES.__contains__, pile)),
             seven_of_diamonds=SEVEN_OF_DIAMONDS in pile,
             sweeps=sweeps,
             pile=tuple(pile),
@@ -55,11 +61,12 @@ class SideScore:
     total: int
 
     def to_json(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return dict(zip(SCORE_FIELDS, _score_values(self), strict=True))
 
 
 SCORE_FIELDS = tuple(f.name for f in fields(SideScore))
 CATEGORY_FIELDS = SCORE_FIELDS[1:]  # the categories and total
+_score_values = attrgetter(*SCORE_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +200,7 @@ def compare_breakdown(expected: Sequence[SideScore], claimed: Sequence[Mapping[s
         missing = [c for c in CATEGORY_FIELDS if c not in claim]
         if missing:
             raise InvalidCounts(f"the claim for side {score.side} lacks {', '.join(missing)}", field="claimed")
-        for category, value in zip(CATEGORY_FIELDS, astuple(score)[1:], strict=True):
+        for category, value in zip(CATEGORY_FIELDS, _score_values(score)[1:], strict=True):
             if claim[category] != value:
                 found.append(Discrepancy(score.side, category, claim[category], value))
     return found
