@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any, Final
 
 from .errors import DuplicateCard, InvalidCard
@@ -146,8 +147,8 @@ def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Ca
 
 def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
     """Raise ``DuplicateCard`` naming both places if any card stands in two of the named groups."""
-    sizes = sum(len(cards) for _, cards in groups)
-    if len({card for _, cards in groups for card in cards}) == sizes:
+    lists = [cards for _, cards in groups]
+    if len(set(chain.from_iterable(lists))) == sum(map(len, lists)):
         return  # the common case, without naming places
     where: dict[Card, str] = {}
     for name, cards in groups:

@@ -69,15 +69,17 @@ class Profile:
     notes: tuple[str, ...] = ()
     # A plain dict (typed read-only): a mapping proxy would slow the lookup on every capture.
     card_values: Mapping[Card, int] = field(init=False)
+    _side_counts: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card_values", {c: self.values[c.rank] for c in DECK})
+        object.__setattr__(self, "_side_counts", tuple(sorted({self.sides(n) for n in self.players})))
 
     def sides(self, players: int) -> int:
         return 2 if players == 4 else players
 
     def side_counts(self) -> tuple[int, ...]:
-        return tuple(sorted({self.sides(n) for n in self.players}))
+        return self._side_counts
 
 
 def _values(jack: int, queen: int) -> Mapping[Rank, int]:

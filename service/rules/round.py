@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, captures_of
@@ -184,13 +183,18 @@ def _lay_out(start: RoundState, cut: Cut) -> RoundState:
     stock = rest[dealt + TABLE_SIZE - len(tabled) :]
     redeal = start.rules.profile.redeal
     void = redeal is not None and redeal.applies(table)
-    return replace(
-        start,
-        phase=Phase.REDEAL if void else Phase.PLAY,
-        turn=None if void else start.leader,
-        hands=tuple(hands),
-        table=table,
-        stock=stock,
+    return RoundState(
+        start.rules,
+        start.players,
+        start.dealer,
+        Phase.REDEAL if void else Phase.PLAY,
+        None if void else start.leader,
+        tuple(hands),
+        table,
+        stock,
+        start.piles,
+        start.sweeps,
+        start.last_capturer,
     )
 
 

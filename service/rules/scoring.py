@@ -12,6 +12,9 @@ from .errors import InvalidCounts
 from .profiles import Rules, RulesLike
 
 TOTALS = {"cards": len(DECK), "diamonds": 10, "sevens": 4, "sixes": 4}
+COUNT_FIELDS = ("cards", "diamonds", "sevens", "sixes", "sweeps")  # none may be negative
+_totalled = attrgetter(*TOTALS)
+_counts = attrgetter(*COUNT_FIELDS)
 # Italian primiera values (004 gives only the order, "mirroring Italian Scopa"; RULES.md §7).
 PRIMIERA_POINTS = {
     Rank.SEVEN: 21, Rank.SIX: 18, Rank.ACE: 16, Rank.FIVE: 15, Rank.FOUR: 14,
@@ -87,9 +90,9 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
         allowed = " or ".join(map(str, profile.side_counts()))
         raise InvalidCounts(f"{profile.id} is scored for {allowed} sides, not {len(tallies)}", field="sides")
     for side, t in enumerate(tallies):
-        for name in ("cards", "diamonds", "sevens", "sixes", "sweeps"):
-            if getattr(t, name) < 0:
-                raise InvalidCounts(f"side {side}: {name} cannot be negative", field=f"sides.{side}.{name}")
+        if min(_counts(t)) < 0:
+            name = next(name for name, count in zip(COUNT_FIELDS, _counts(t), strict=True) if count < 0)
+            raise InvalidCounts(f"side {side}: {name} cannot be negative", field=f"sides.{side}.{name}")
         if t.sweeps > t.cards // 2:
             raise InvalidCounts(
                 f"side {side}: {t.sweeps} sweeps need at least {2 * t.sweeps} captured cards, not {t.cards}",
@@ -101,8 +104,8 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
             )
         if t.diamonds > t.cards or t.sevens + t.sixes > t.cards:
             raise InvalidCounts(f"side {side} counts more special cards than cards", field=f"sides.{side}")
-    for name, total in TOTALS.items():
-        got = sum(getattr(t, name) for t in tallies)
+    sums = map(sum, zip(*map(_totalled, tallies), strict=True))  # per category of TOTALS, over the sides
+    for (name, total), got in zip(TOTALS.items(), sums, strict=True):
         if got != total:
             raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
     check_disjoint([(f"sides.{s}.captured", t.pile) for s, t in enumerate(tallies) if t.pile is not None])
@@ -138,7 +141,6 @@ def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int |
     if last_capturer is not None and not 0 <= last_capturer < n:
         raise InvalidCounts(f"last_capturer must be a side from 0 to {n - 1}", field="last_capturer")
     ties_to = last_capturer if rules.ties_to_last_capturer else None
-    points: dict[str, list[int]] = {name: [0] * n for name in CATEGORY_FIELDS}
     awards = {
         "cards": _most([t.cards for t in tallies], ties_to),
         "diamonds": _most([t.diamonds for t in tallies], ties_to),
@@ -146,13 +148,16 @@ def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int |
         "seven_of_diamonds": next(s for s, t in enumerate(tallies) if t.seven_of_diamonds),
         "primiera": _primiera(tallies) if rules.primiera else None,
     }
+    points = [dict.fromkeys(CATEGORY_FIELDS, 0) for _ in range(n)]  # per side, in SideScore's order
     for category, winner in awards.items():
         if winner is not None and rules.scores(category):
-            points[category][winner] = 1
+            points[winner][category] = 1
     if rules.scores("sweeps"):
-        points["sweeps"] = [t.sweeps for t in tallies]
-    points["total"] = [sum(points[c][s] for c in CATEGORY_FIELDS[:-1]) for s in range(n)]
-    return tuple(SideScore(s, *(points[c][s] for c in CATEGORY_FIELDS)) for s in range(n))
+        for side, t in enumerate(tallies):
+            points[side]["sweeps"] = t.sweeps
+    for side_points in points:
+        side_points["total"] = sum(side_points.values())
+    return tuple(SideScore(s, *side_points.values()) for s, side_points in enumerate(points))
 
 
 def _most(values: Sequence[int], ties_to: int | None = None) -> int | None:
