@@ -29,6 +29,8 @@ class StrictInt(fields.Integer):
         super().__init__(strict=True, **kwargs)
 
     def _validated(self, value: Any) -> int:
+        if type(value) is int:  # the common case, which needs no conversion
+            return value
         if isinstance(value, bool):
             raise self.make_error("invalid")
         return super()._validated(value)
