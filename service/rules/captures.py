@@ -18,6 +18,7 @@ from typing import NamedTuple
 from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
 from .errors import InvalidInput
 from .profiles import Rules, RulesLike, SumPolicy
+from .records import record
 
 HAND_SIZE = 3
 
@@ -98,18 +99,20 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
             matches: tuple[Option, ...] = ((table[values.index(value)],),)
         else:
             matches = tuple([(c,) for c, v in zip(table, values, strict=True) if v == value])
-        return Captures(card, value, CaptureKind.MATCH, matches, 0 if len(table) == 1 and not last_play else None)
+        return record(
+            Captures, (card, value, CaptureKind.MATCH, matches, 0 if len(table) == 1 and not last_play else None)
+        )
     if card.face and not rules.face_sums:
-        return Captures(card, value, CaptureKind.NONE, (), None)
+        return record(Captures, (card, value, CaptureKind.NONE, (), None))
     options = _sums(table, values, value)
     if not options:
-        return Captures(card, value, CaptureKind.NONE, (), None)
+        return record(Captures, (card, value, CaptureKind.NONE, (), None))
     if rules.profile.sum_policy is SumPolicy.MOST_CARDS:
         most = max(map(len, options))
         options = [o for o in options if len(o) == most]
     # The set taking the whole table, when legal, is lexicographically first.
     sweeping = 0 if len(options[0]) == len(table) and not last_play else None
-    return Captures(card, value, CaptureKind.SUM, tuple(options), sweeping)
+    return record(Captures, (card, value, CaptureKind.SUM, tuple(options), sweeping))
 
 
 def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Option]:

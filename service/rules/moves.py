@@ -10,6 +10,7 @@ from .captures import CaptureKind, Captures, captures_of, table_and_hand
 from .cards import Card, CardLike, card_of, parse_cards
 from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, MoveError
 from .profiles import Rules, RulesLike
+from .records import record
 
 
 class PlayResult(NamedTuple):
@@ -86,10 +87,10 @@ def play_on(
             message = f"{card} cannot take {' '.join(c.code for c in capture)}: {why}"
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
     if chosen is None:
-        return PlayResult(card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal)
+        return record(PlayResult, (card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal))
     taken = legal.options[chosen]
     remaining = tuple(filterfalse(taken.__contains__, table))
-    return PlayResult(card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal)
+    return record(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))
 
 
 def _refused(

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from .errors import InvalidInput, MoveError
 from .profiles import RulesLike
+from .records import record
 from .round import (
     Cut,
     CutMove,
@@ -115,5 +116,5 @@ def replay_round(
             legal = tuple(exc.details.get("legal") or legal_moves(state))
             verdicts.append(MoveVerdict(index, seat, move, False, exc.code, exc.message, None, legal))
             return Replay(tuple(verdicts), state, dealt_deck)
-        verdicts.append(MoveVerdict(index, seat, move, True, None, None, event))
+        verdicts.append(record(MoveVerdict, (index, seat, move, True, None, None, event, ())))
     return Replay(tuple(verdicts), in_play.state(), dealt_deck)

@@ -14,6 +14,7 @@ from .cards import DECK, Card, CardLike, card_of, distinct_cards, parse_cards
 from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
 from .profiles import Rules, RulesLike
+from .records import record
 from .scoring import SideScore, Tally, score_round
 from .shuffle import random_deck, seeded_deck
 from .state import TABLE_SIZE, Phase, RoundState, validate
@@ -98,11 +99,11 @@ def parse_move(data: object, *, field: str = "move") -> Move:
         raise
     capture = data.get("capture")
     if capture is None:
-        return PlayMove(card, None, seat)
+        return record(PlayMove, (card, None, seat))
     taken = distinct_cards(capture)
     if taken is None:  # parse_cards names what is wrong
         taken = parse_cards(capture, where=f"{field}.capture")
-    return PlayMove(card, taken, seat)
+    return record(PlayMove, (card, taken, seat))
 
 
 def _is_whole(value: object) -> bool:
@@ -291,7 +292,7 @@ class RoundInPlay:
                 collected, self.table = self.table, ()
                 self.piles[self.last_capturer] += collected
                 self.turn, self.phase = None, Phase.OVER
-        return Event(turn, move, result.kind, taken, result.sweep, dealt, collected)
+        return record(Event, (turn, move, result.kind, taken, result.sweep, dealt, collected, False))
 
     def _refill(self) -> None:
         """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader

@@ -54,6 +54,20 @@ def test_legal_record_replays_to_the_same_end() -> None:
     assert all(v.legal and v.code is None for v in replay.moves)
 
 
+def test_values_built_on_the_hot_path_have_every_field() -> None:
+    """Verdicts, events, moves, plays and captures are built with ``record`` (no defaults, no checks):
+    each must be as long as its fields, whether a move is legal or not."""
+    state, deck = deal_round("chkobba", 2, 0, seed="fields", cut="keep")
+    moves, _ = record(state)
+    moves[5] = {"card": moves[6]["card"], "capture": []}  # played out of hand order: a verdict
+    replay = replay_round("chkobba", 2, 0, moves, deck=[c.code for c in deck], cut="keep")
+    built: list[tuple[Any, ...]] = []
+    for verdict in replay.moves:
+        built += [verdict, verdict.move, *([verdict.event] if verdict.event else []), *verdict.options]
+    assert {type(v).__name__ for v in built} >= {"MoveVerdict", "PlayMove", "Event", "Captures"}
+    assert all(len(v) == len(type(v)._fields) for v in built)  # type: ignore[attr-defined]
+
+
 def test_verdicts_report_captures_and_sweeps() -> None:
     # Dealer 0: seat 1 holds QH first and the table is 2D 6S, 2 more cards that Q cannot take.
     deck = ["QH", "AH", "KH", "3C", "4C", "5C", "2D", "6S", "KS", "JS"]
