@@ -14,7 +14,8 @@ from .problems import Problem
 
 def body(schema: str) -> dict[str, Any]:
     """The request's JSON object, loaded by the named request schema (raises problems)."""
-    if not request.is_json:
+    # The exact media type first: parsing the header, as is_json does, costs more than the test.
+    if request.environ.get("CONTENT_TYPE") != "application/json" and not request.is_json:
         raise Problem(415, "unsupported-media-type", "send the request body as application/json")
     raw = request.get_data(cache=False)
     try:

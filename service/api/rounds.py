@@ -167,9 +167,9 @@ def replay() -> Response:
         "breakdown": breakdown_json(breakdown),
         "next_dealer": result.state.next_dealer,
     }
-    for verdict in result.moves:
-        if not verdict.legal and verdict.code:
-            metrics.illegal_move(verdict.code)
+    refused = result.moves[-1].code if result.first_illegal is not None else None  # the replay stopped there
+    if refused:
+        metrics.illegal_move(refused)
     if "claimed" in data:
         if breakdown is None:
             claim = {"valid": False, "reason": "the record does not reach the end of the round", "discrepancies": []}

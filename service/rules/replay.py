@@ -68,7 +68,9 @@ class Replay:
 
     @property
     def first_illegal(self) -> int | None:
-        return next((v.position for v in self.moves if not v.legal), None)
+        """The position of the illegal move, if any: a replay stops at it, so it is the last verdict."""
+        last = self.moves[-1] if self.moves else None
+        return last.position if last is not None and not last.legal else None
 
     @property
     def valid(self) -> bool:
