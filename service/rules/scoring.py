@@ -25,6 +25,7 @@ PRIMIERA_POINTS = {
 _DIAMONDS = frozenset(c for c in DECK if c.suit is Suit.DIAMONDS)
 _SEVENS = frozenset(c for c in DECK if c.rank is Rank.SEVEN)
 _SIXES = frozenset(c for c in DECK if c.rank is Rank.SIX)
+_SEVEN_OF_DIAMONDS = frozenset({SEVEN_OF_DIAMONDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ class Tally:
             diamonds=sum(map(_DIAMONDS.__contains__, pile)),
             sevens=sum(map(_SEVENS.__contains__, pile)),
             sixes=sum(map(_SIXES.__contains__, pile)),
-            seven_of_diamonds=SEVEN_OF_DIAMONDS in pile,
+            seven_of_diamonds=not _SEVEN_OF_DIAMONDS.isdisjoint(pile),  # a set test: `in` a tuple compares each card
             sweeps=sweeps,
             pile=tuple(pile),
         )
