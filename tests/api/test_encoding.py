@@ -14,4 +14,3 @@ def test_compact_utf8_with_non_ascii_text_kept() -> None:
 def test_integers_beyond_64_bits_fall_back_to_the_standard_library() -> None:
     big = 2**70 + 1
     assert json.loads(to_json({"seed": big, "n": [1, -(2**80)]})) == {"seed": big, "n": [1, -(2**80)]}
-
