@@ -1,11 +1,12 @@
 """The HTTP benchmark: the service under gunicorn against a bare Flask app under the same settings.
 
-Run with ``.venv/bin/python -m bench.http [--quick] [--json PATH] [--profile]``.
+Run with ``.venv/bin/python -m bench.http [--quick] [--only BODY] [--access-log] [--json PATH] [--profile]``.
 
 It starts two gunicorn servers on free loopback ports, with the same gunicorn.conf.py and the same
-environment (2 sync workers, no access log, a temporary metrics directory each): the service,
-``service.app:create_app()``, and the ceiling, ``bench.bare_app:create_app()``, a Flask app whose
-one POST view only parses the JSON body and answers a small object. For each request body
+environment (2 sync workers, a temporary metrics directory each, no access log unless
+``--access-log``): the service, ``service.app:create_app()``, and the ceiling,
+``bench.bare_app:create_app()``, a Flask app whose one POST view only parses the JSON body and
+answers a small object. For each request body
 (legalCaptures, scoreRound with two full piles, replayRound of a complete 36-move round), wrk loads
 each server in turn: ceiling, service, then service, ceiling, and so on, so that a slow spell of
 the machine hits both alike. Each figure is the median over the repetitions; the ratio
@@ -76,6 +77,7 @@ class Server:
     port: int
     home: Path  # a temporary directory: the metrics directory, the log, py-spy's output
     argv: list[str]
+    access_log: bool = False  # the service's JSON access log, to a file of its home (the ceiling has none)
     proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -116,11 +118,11 @@ class Server:
             return "(no log)"
 
 
-def server_env(port: int, home: Path) -> dict[str, str]:
+def server_env(port: int, home: Path, access_log: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "CHKOBBA_BIND"}  # CHKOBBA_BIND would override PORT
     env.update(
         CHKOBBA_WORKERS=str(WORKERS),
-        CHKOBBA_ACCESS_LOG="",
+        CHKOBBA_ACCESS_LOG=str(home / "access.log") if access_log else "",
         PORT=str(port),
         PROMETHEUS_MULTIPROC_DIR=str(home / "metrics"),
     )
@@ -128,19 +130,20 @@ def server_env(port: int, home: Path) -> dict[str, str]:
 
 
 def shown_command(server: Server) -> str:
-    env = server_env(server.port, Path("$TMP"))
+    env = server_env(server.port, Path("$TMP"), server.access_log)
     names = ("CHKOBBA_WORKERS", "CHKOBBA_ACCESS_LOG", "PORT", "PROMETHEUS_MULTIPROC_DIR")
     shown = " ".join(f"{k}={env[k] or chr(39) * 2}" for k in names)
     return f"{shown} gunicorn {' '.join(server.argv[3:-1])} '{server.app}'"
 
 
-def start_server(role: str, app: str) -> Server:
+def start_server(role: str, app: str, access_log: bool = False) -> Server:
     home = Path(tempfile.mkdtemp(prefix=f"chkobba-bench-{role}-"))
     port = free_port()
     argv = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app]
-    server = Server(role, app, port, home, argv)
+    server = Server(role, app, port, home, argv, access_log)
+    env = server_env(port, home, access_log)
     with open(server.log, "wb") as log:
-        server.proc = subprocess.Popen(argv, cwd=ROOT, env=server_env(port, home), stdout=log, stderr=subprocess.STDOUT)
+        server.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     return server
 
 
@@ -174,11 +177,11 @@ def stop_server(server: Server) -> None:
 
 
 @contextlib.contextmanager
-def servers() -> Iterator[dict[str, Server]]:
+def servers(access_log: bool = False) -> Iterator[dict[str, Server]]:
     started: dict[str, Server] = {}
     try:
         started["ceiling"] = start_server("ceiling", CEILING_APP)
-        started["service"] = start_server("service", SERVICE_APP)
+        started["service"] = start_server("service", SERVICE_APP, access_log)
         for server in started.values():
             wait_ready(server)
         yield started
@@ -569,6 +572,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help="measure only this body (repeatable; default: every body)",
     )
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="the service writes its JSON access log (on by default in production) to a file; default: off",
+    )
     args = parser.parse_args(argv)
     seconds = args.duration or (3.0 if args.quick else 8.0)
     repeats = args.repeats or (2 if args.quick else 3)
@@ -609,7 +617,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bodies[name] = json.dumps(payload, separators=(",", ":")).encode()
             files[name] = work / f"{name}.json"
             files[name].write_bytes(bodies[name])
-        with servers() as found:
+        with servers(args.access_log) as found:
             print()
             print("servers (cwd: the repo; $TMP: a temporary directory of each server):")
             for role in ROLES:
@@ -686,6 +694,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = {
             "machine": info,
             "mode": mode,
+            "access_log": args.access_log,
             "duration_s": seconds,
             "repeats": repeats,
             "warmup_s": warmup,
