@@ -9,7 +9,10 @@ from flask import Response, request
 
 from . import schemas
 from .encoding import to_json
+from .loading import Loader
 from .problems import Problem
+
+LOADERS = {name: Loader(schema) for name, schema in schemas.REQUESTS.items()}
 
 
 def body(schema: str) -> dict[str, Any]:
@@ -22,8 +25,7 @@ def body(schema: str) -> dict[str, Any]:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested input
         raise Problem(400, "malformed-json", f"the body is not valid JSON: {str(exc)[:200]}") from None
-    loaded: dict[str, Any] = schemas.REQUESTS[schema].load(data)
-    return loaded
+    return LOADERS[schema].load(data)
 
 
 def answer(data: Any, status: int = 200) -> Response:
