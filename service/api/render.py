@@ -28,13 +28,17 @@ def breakdown_json(scores: Sequence[SideScore] | None) -> list[dict[str, int]] |
     return None if scores is None else [s.to_json() for s in scores]
 
 
-def verdict_json(verdict: MoveVerdict) -> dict[str, Any]:
+def verdicts_json(verdicts: Iterable[MoveVerdict]) -> list[dict[str, Any]]:
+    """Every verdict of a replay; an illegal one also says what the seat could have done."""
+    return [verdict.to_json() if verdict.legal else _refused_json(verdict) for verdict in verdicts]
+
+
+def _refused_json(verdict: MoveVerdict) -> dict[str, Any]:
     data = verdict.to_json()
-    if not verdict.legal:
-        if verdict.options and all(isinstance(o, Captures) for o in verdict.options):
-            data["legal"] = [captures_json(o) for o in verdict.options]
-        else:
-            data["legal_cuts"] = [getattr(o, "value", str(o)) for o in verdict.options]
+    if verdict.options and all(isinstance(o, Captures) for o in verdict.options):
+        data["legal"] = [captures_json(o) for o in verdict.options]
+    else:
+        data["legal_cuts"] = [getattr(o, "value", str(o)) for o in verdict.options]
     return data
 
 

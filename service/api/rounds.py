@@ -23,7 +23,7 @@ from service.rules.errors import MoveError
 from . import examples, schemas
 from .io import answer, body
 from .operations import Operation, operation
-from .render import breakdown_json, codes, verdict_json
+from .render import breakdown_json, codes, verdicts_json
 from .sealing import Sealer
 
 bp = Blueprint("rounds", __name__)
@@ -162,7 +162,7 @@ def replay() -> Response:
         "valid": result.valid,
         "complete": result.complete,
         "first_illegal": result.first_illegal,
-        "moves": [verdict_json(v) for v in result.moves],
+        "moves": verdicts_json(result.moves),
         "state": result.state.to_json(),
         "breakdown": breakdown_json(breakdown),
         "next_dealer": result.state.next_dealer,

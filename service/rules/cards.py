@@ -109,7 +109,10 @@ for _card in DECK:
 
 
 def card_of(value: CardLike) -> Card:
-    return value if isinstance(value, Card) else Card.parse(value)
+    try:
+        return _LOOKUP[value]  # a code or a card: one lookup
+    except (KeyError, TypeError):  # TypeError: unhashable
+        return Card.parse(value)  # which names what is wrong
 
 
 def distinct_cards(values: object) -> tuple[Card, ...] | None:
