@@ -217,7 +217,7 @@ class RoundInPlay:
     for one move; a replay for a whole record, building a ``RoundState`` only at the end."""
 
     __slots__ = (
-        "rules", "players", "dealer", "order", "sides", "phase", "turn", "hands", "table", "stock", "piles",
+        "rules", "players", "dealer", "order", "side_of", "phase", "turn", "hands", "table", "stock", "piles",
         "sweeps", "last_capturer", "in_hands",
     )  # fmt: skip
 
@@ -226,7 +226,7 @@ class RoundInPlay:
 
     def _load(self, state: RoundState) -> None:
         self.rules, self.players, self.dealer = state.rules, state.players, state.dealer
-        self.order, self.sides = state.playing_order(), state.sides
+        self.order, self.side_of = state.playing_order(), state.side_of
         self.phase, self.turn = state.phase, state.turn
         self.hands = list(state.hands)
         self.table, self.stock = state.table, state.stock
@@ -273,7 +273,7 @@ class RoundInPlay:
         self.table = result.table
         taken = result.taken
         if taken:
-            side = turn % self.sides
+            side = self.side_of(turn)
             pile = self.piles[side]
             pile.append(card)
             pile += taken
