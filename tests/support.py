@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import http.client
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -23,3 +36,75 @@ def strings_in(value: Any) -> set[str]:
     if isinstance(value, list):
         return {s for item in value for s in strings_in(item)}
     return set()
+
+
+def status_of(port: int, path: str) -> int:
+    """The status of GET ``path`` on the loopback ``port`` (an OSError while nothing listens there)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def clean_environment(**settings: str) -> dict[str, str]:
+    """The test's environment without any of the service's settings, then ``settings``.
+
+    No CHKOBBA_* or PROMETHEUS_* variable, nor PORT, of the calling shell (a log level, a bind) leaks in.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHKOBBA_", "PROMETHEUS_")) and k != "PORT"}
+    env.update(settings)
+    return env
+
+
+@contextmanager
+def running_gunicorn(
+    env: Mapping[str, str],
+    ready: Callable[[], bool],
+    log: Path,
+    *,
+    stderr: Path | None = None,
+    cwd: Path = ROOT,
+    command: Sequence[str] | None = None,
+    stop: signal.Signals = signal.SIGTERM,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """gunicorn serving ``service.app:create_app()`` with ``env``, once ``ready()`` is true; stopped after.
+
+    Output goes to ``log`` (stderr too, unless ``stderr`` names a file of its own). ``ready`` may raise
+    an OSError while nothing listens yet. The test fails, with the log, if gunicorn exits or is not ready
+    within 30 s. At the end gunicorn gets ``stop``, then is killed if still running 10 s later.
+    """
+    command = command or [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+    with ExitStack() as files:
+        out = files.enter_context(log.open("wb"))
+        err = files.enter_context(stderr.open("wb")) if stderr else subprocess.STDOUT
+        process = subprocess.Popen(
+            [*command, "service.app:create_app()"], cwd=cwd, env=dict(env), stdout=out, stderr=err
+        )
+
+    def output() -> str:
+        return (stderr or log).read_text(encoding="utf-8", errors="replace")
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"gunicorn exited with {process.returncode}:\n{output()}")
+            try:
+                if ready():
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"gunicorn was not ready within 30 s:\n{output()}")
+            time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(stop)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)

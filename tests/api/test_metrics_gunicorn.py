@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,12 +19,8 @@ import pytest
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from ..support import free_port
+from ..support import clean_environment, free_port, running_gunicorn
 from .conftest import CANONICAL, deck_starting
-
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
-
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]}
 AMBIGUOUS = {"rules": "chkobba", "table": ["7S", "7D", "AC"], "hand": ["7C", "2H"], "play": {"card": "7C"}}
@@ -158,31 +150,21 @@ def by_labels(values: Counter, *names: str) -> Counter:
 def server(tmp_path):
     port = free_port()
     metrics_dir = tmp_path / "prometheus"
-    # Only this test's settings: no CHKOBBA_* variable of the calling shell (a log level, a bind) leaks in.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CHKOBBA_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    env.update(PORT=str(port), CHKOBBA_WORKERS="2", PROMETHEUS_MULTIPROC_DIR=str(metrics_dir))
+    env = clean_environment(PORT=str(port), CHKOBBA_WORKERS="2", PROMETHEUS_MULTIPROC_DIR=str(metrics_dir))
     log_path = tmp_path / "gunicorn.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(GUNICORN), "-c", "gunicorn.conf.py", "service.app:create_app()"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
+    health_polls = 0
+
+    def both_workers_answered() -> bool:
         # Poll /healthz in pairs of concurrent requests until both workers have answered (each has
         # written its own sample files), so that the requests under test can reach either one.
-        health_polls = 0
-        deadline = time.monotonic() + 10
+        nonlocal health_polls
+        if len(served_pids(metrics_dir)) >= 2:
+            return True
         with ThreadPoolExecutor(max_workers=2) as pool:
-            while len(served_pids(metrics_dir)) < 2:
-                assert process.poll() is None, log_path.read_text(errors="replace")
-                assert time.monotonic() < deadline, (
-                    "two gunicorn workers did not answer /healthz: " + log_path.read_text(errors="replace")
-                )
-                health_polls += sum(status == 200 for status in pool.map(lambda _: health(port), range(2)))
-                time.sleep(0.02)
+            health_polls += sum(status == 200 for status in pool.map(lambda _: health(port), range(2)))
+        return False
+
+    with running_gunicorn(env, both_workers_answered, log_path) as process:
         yield {
             "port": port,
             "metrics_dir": metrics_dir,
@@ -190,14 +172,6 @@ def server(tmp_path):
             "health_polls": health_polls,
             "process": process,
         }
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
 
 
 def health(port: int) -> int | None:

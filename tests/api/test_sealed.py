@@ -14,14 +14,10 @@ import json
 import os
 import random
 import re
-import signal
 import struct
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -34,7 +30,7 @@ from service.api.sealing import Sealer, new_key
 from service.app import create_app
 from service.rules import RoundState
 
-from ..support import free_port, strings_in
+from ..support import clean_environment, free_port, running_gunicorn, strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
 from .test_metrics_gunicorn import health, send
 
@@ -599,16 +595,12 @@ def test_with_a_key_the_app_does_not_warn(no_key_in_env, caplog):
 
 # ---- make run without a key: one key for every worker -------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
-
 
 def test_without_a_key_every_gunicorn_worker_opens_every_token(tmp_path):
     """The issue: with no key configured, sealing uses a key generated once at start and shared by
     all workers. Two workers, each recycled after a few requests: every token must open anywhere."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CHKOBBA_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    env.update(
+    env = clean_environment(
         PORT=str(port),
         CHKOBBA_WORKERS="2",
         CHKOBBA_MAX_REQUESTS="6",
@@ -617,19 +609,7 @@ def test_without_a_key_every_gunicorn_worker_opens_every_token(tmp_path):
         PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "prometheus"),
     )
     log_path = tmp_path / "gunicorn.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(GUNICORN), "-c", "gunicorn.conf.py", "service.app:create_app()"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 10
-        while health(port) != 200:
-            assert process.poll() is None and time.monotonic() < deadline, log_path.read_text(errors="replace")
-            time.sleep(0.05)
+    with running_gunicorn(env, lambda: health(port) == 200, log_path):
         deal = {"rules": "scopa", "players": 2, "dealer": 0, "seed": "workers", "sealed": True}
         status, data = send(port, "POST", "/v1/rounds", deal)
         assert status == 200, data
@@ -643,11 +623,3 @@ def test_without_a_key_every_gunicorn_worker_opens_every_token(tmp_path):
         assert statuses == Counter({200: 30}), (statuses, data)
         text = log_path.read_text(errors="replace")
         assert re.search(r"WARNING.*CHKOBBA_STATE_KEYS", text), text[-2000:]
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from ..support import free_port
+from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 # ECOSYSTEM.md, "Browsers": what Debian's Chromium needs to run headless as root here.
@@ -71,45 +66,15 @@ class Service:
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     tmp = tmp_path_factory.mktemp("browser-service")
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHKOBBA_", "PROMETHEUS_")) and k != "PORT"}
-    env.update(
+    env = clean_environment(
         CHKOBBA_BIND=f"127.0.0.1:{port}",
         CHKOBBA_WORKERS="2",
         CHKOBBA_ACCESS_LOG="",
         PROMETHEUS_MULTIPROC_DIR=str(tmp / "metrics"),
     )
     log = tmp / "gunicorn.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "service.app:create_app()"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    served = Service(f"http://127.0.0.1:{port}", process, log)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"gunicorn exited with {process.returncode}:\n{log.read_text(errors='replace')}")
-            try:
-                if served.call("GET", "/readyz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn was not ready within 30 s:\n{log.read_text(errors='replace')}")
-            time.sleep(0.1)
-        yield served
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+    with running_gunicorn(env, lambda: status_of(port, "/readyz") == 200, log) as process:
+        yield Service(f"http://127.0.0.1:{port}", process, log)
 
 
 @pytest.fixture(scope="session")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import http.client
 import importlib.util
-import os
+import itertools
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -21,9 +21,7 @@ from typing import Any
 
 import pytest
 
-from ..support import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
+from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
 
 
 def load_script(name: str) -> ModuleType:
@@ -61,59 +59,36 @@ class Server:
         return self.stderr.read_text(encoding="utf-8", errors="replace")
 
 
-def clean_environment(**overrides: str) -> dict[str, str]:
-    """The test's environment without any of the service's settings, then ``overrides``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHKOBBA_", "PROMETHEUS_")) and k != "PORT"}
-    env.update(overrides)
-    return env
-
-
 @pytest.fixture
 def start_gunicorn(tmp_path: Path) -> Iterator[Any]:
-    started: list[Server] = []
+    numbers = itertools.count()
+    with ExitStack() as running:
 
-    def start(
-        *,
-        cwd: Path = ROOT,
-        command: list[str] | None = None,
-        env: Mapping[str, str] | None = None,
-        ready_path: str = "/readyz",
-    ) -> Server:
-        port = free_port()
-        n = len(started)
-        stdout, stderr = tmp_path / f"gunicorn-{n}.out", tmp_path / f"gunicorn-{n}.err"
-        environment = clean_environment(
-            CHKOBBA_BIND=f"127.0.0.1:{port}",
-            CHKOBBA_WORKERS="2",
-            PROMETHEUS_MULTIPROC_DIR=str(tmp_path / f"metrics-{n}"),
-        )
-        environment.update(env or {})
-        command = command or [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
-        with stdout.open("wb") as out, stderr.open("wb") as err:
-            process = subprocess.Popen(
-                [*command, "service.app:create_app()"], cwd=cwd, env=environment, stdout=out, stderr=err
+        def start(
+            *,
+            cwd: Path = ROOT,
+            command: list[str] | None = None,
+            env: Mapping[str, str] | None = None,
+            ready_path: str = "/readyz",
+        ) -> Server:
+            port = free_port()
+            n = next(numbers)
+            stdout, stderr = tmp_path / f"gunicorn-{n}.out", tmp_path / f"gunicorn-{n}.err"
+            environment = clean_environment(
+                CHKOBBA_BIND=f"127.0.0.1:{port}",
+                CHKOBBA_WORKERS="2",
+                PROMETHEUS_MULTIPROC_DIR=str(tmp_path / f"metrics-{n}"),
             )
-        server = Server(process, port, stdout, stderr)
-        started.append(server)
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"gunicorn exited with {process.returncode}:\n{server.log()}")
-            try:
-                if server.get(ready_path)[0] == 200:
-                    return server
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn was not ready within 30 s:\n{server.log()}")
-            time.sleep(0.1)
+            environment.update(env or {})
+            gunicorn = running_gunicorn(
+                environment,
+                lambda: status_of(port, ready_path) == 200,
+                stdout,
+                stderr=stderr,
+                cwd=cwd,
+                command=command,
+                stop=signal.SIGQUIT,  # gunicorn's quick shutdown: it stops its workers too
+            )
+            return Server(running.enter_context(gunicorn), port, stdout, stderr)
 
-    yield start
-    for server in started:
-        if server.process.poll() is None:
-            server.process.send_signal(signal.SIGQUIT)  # gunicorn's quick shutdown: it stops its workers too
-            try:
-                server.process.wait(10)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
-                server.process.wait(10)
+        yield start
