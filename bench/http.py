@@ -670,7 +670,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for g in checked:
         print(
             f"goal {g['body']}: service ≥ {g['goal']:.1f} of the ceiling with no errors: "
-            f"{'MET' if g['met'] else 'MISSED'} ({g['ratio']:.2f}, {g['errors']} errors)"
+            f"{'MET' if g['met'] else 'MISSED'} ({g['ratio']:.3f}, {g['errors']} errors)"
         )
     noisy = [f"{n}/{r}" for n, res in results.items() for r in ROLES if (res[r]["spread_pct"] or 0) > 10]
     if noisy:
