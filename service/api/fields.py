@@ -79,7 +79,7 @@ class CardList(fields.Field):  # type: ignore[type-arg]
         found = distinct_cards(value)
         if found is not None:
             return found
-        cards: dict[Card, None] = {}  # the slow path names every bad entry  # ordered, and a cheap membership test
+        cards: dict[Card, None] = {}  # the slow path, which names every bad entry (ordered, cheap to test)
         errors: dict[int, list[str]] = {}
         for index, code in enumerate(value):
             try:
