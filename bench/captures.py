@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -27,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bench.report import machine, write_json
 from service.rules import (
     DECK,
     CaptureKind,
@@ -373,18 +371,6 @@ def bench_rounds(profile: str, players: int, seeds: Sequence[int], repeats: int)
 # Reporting.
 
 
-def machine() -> dict[str, Any]:
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {
-        "python": sys.version.split()[0],
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "cpus_usable": affinity,
-        "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-    }
-
-
 def fmt_us(us: float) -> str:
     if us >= 1000:
         return f"{us:,.0f}"
@@ -516,10 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "round_step": "advance (play() shown for comparison)",
             "total_s": elapsed,
         }
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(report, out, indent=2)
-            out.write("\n")
-        print(f"JSON written to {args.json}")
+        write_json(args.json, report)
     return 0
 
 

@@ -25,10 +25,7 @@ one ``suggest_moves`` call. A goal is met when its whole interval lies at or abo
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import os
-import platform
 import random
 import statistics
 import sys
@@ -38,6 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from bench.report import machine, write_json
 from service.rules import (
     Captures,
     Cut,
@@ -201,17 +199,6 @@ def summarize(profile: str, players: int, ours: str, theirs: str, outcomes: Sequ
 # ---- running and reporting ---------------------------------------------------------------------------
 
 
-def machine() -> dict[str, Any]:
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "cpus_usable": affinity,
-        "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-    }
-
-
 def plan(quick: bool, rounds: int | None) -> list[tuple[str, int, str, str, int]]:
     """(profile, players, ours, opponent, rounds) for every row of the report."""
     rows = []
@@ -288,10 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(f"total run time: {elapsed:.1f} s")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump({"machine": info, "workers": workers, "results": results, "total_s": elapsed}, out, indent=2)
-            out.write("\n")
-        print(f"JSON written to {args.json}")
+        write_json(args.json, {"machine": info, "workers": workers, "results": results, "total_s": elapsed})
     return 0
 
 

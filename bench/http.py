@@ -20,7 +20,6 @@ import collections
 import contextlib
 import json
 import os
-import platform
 import re
 import shutil
 import signal
@@ -39,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.bodies import ROUND_MOVES, captures_body, full_round
+from bench.report import machine as base_machine
+from bench.report import write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 LUA = Path(__file__).resolve().with_name("wrk_post.lua")
@@ -509,14 +510,8 @@ def print_profile(prof: dict[str, Any]) -> None:
 
 
 def machine() -> dict[str, Any]:
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     return {
-        "python": sys.version.split()[0],
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "cpus_usable": affinity,
-        "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        **base_machine(),
         "wrk": wrk_version(),
         "gunicorn": metadata.version("gunicorn"),
         "flask": metadata.version("flask"),
@@ -707,10 +702,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "profile": prof,
             "total_s": elapsed,
         }
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(report, out, indent=2)
-            out.write("\n")
-        print(f"JSON written to {args.json}")
+        write_json(args.json, report)
     return 0
 
 
