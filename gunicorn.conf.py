@@ -11,7 +11,7 @@ import tempfile
 
 bind = os.environ.get("CHKOBBA_BIND", f"127.0.0.1:{os.environ.get('PORT', '8080')}")
 workers = int(os.environ.get("CHKOBBA_WORKERS") or os.cpu_count() or 1)
-worker_class = "sync"
+worker_class = os.environ.get("CHKOBBA_WORKER_CLASS", "sync")
 timeout = int(os.environ.get("CHKOBBA_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("CHKOBBA_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("CHKOBBA_KEEPALIVE", "5"))
