@@ -11,10 +11,17 @@ import tempfile
 
 bind = os.environ.get("CHKOBBA_BIND", f"127.0.0.1:{os.environ.get('PORT', '8080')}")
 workers = int(os.environ.get("CHKOBBA_WORKERS") or os.cpu_count() or 1)
-worker_class = os.environ.get("CHKOBBA_WORKER_CLASS", "sync")
+# gevent with deadlines for slow clients and whole bodies (service/ops/worker.py; README, "Running it
+# in front of real clients"): an idle or trickling connection holds a greenlet, never a worker.
+worker_class = "service.ops.worker.Worker"
+worker_connections = int(os.environ.get("CHKOBBA_WORKER_CONNECTIONS", "1000"))
 timeout = int(os.environ.get("CHKOBBA_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("CHKOBBA_GRACEFUL_TIMEOUT", "20"))
+# Also the time a client has to send a request's line and headers: the gevent worker waits for them
+# under this timeout, so 0 (which would wait for ever) is refused.
 keepalive = int(os.environ.get("CHKOBBA_KEEPALIVE", "5"))
+if keepalive < 1:
+    raise SystemExit("CHKOBBA_KEEPALIVE must be at least 1 (seconds)")
 # Recycle workers now and then, with jitter so they do not all restart at once. Rarely: each
 # recycled worker leaves its counters' files in the metrics directory (they must survive it), and
 # every scrape reads them all; at full load this is a recycle every few hours.

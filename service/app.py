@@ -11,9 +11,8 @@ from service.api import adjudication, hints, problems, rounds
 from service.api.sealing import Sealer
 from service.ops import observe
 from service.ops import views as ops_views
+from service.ops.limits import MAX_BODY_BYTES
 from service.web import bp as web_bp
-
-MAX_BODY_BYTES = 64 * 1024  # a full round record is about 4 KiB
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -27,6 +27,7 @@ HTTP_CODES = {
     404: "not-found",
     405: "method-not-allowed",
     406: "not-acceptable",
+    408: "request-timeout",
     413: "body-too-large",
     415: "unsupported-media-type",
     431: "headers-too-large",

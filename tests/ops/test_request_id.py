@@ -8,7 +8,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from service.app import MAX_BODY_BYTES, create_app
+from service.app import create_app
+from service.ops.limits import MAX_BODY_BYTES
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
 

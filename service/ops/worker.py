@@ -1,0 +1,161 @@
+"""The gunicorn worker that serves the app: gevent, with deadlines for slow clients and whole bodies.
+
+A sync worker is held by one connection from its first byte to its last, so a few idle or trickling
+clients stop the service (README, "Running it in front of real clients"). Here every connection is
+a greenlet: waiting on a client costs memory, not a worker. gunicorn's gevent worker already closes
+a connection that has not sent a complete request line and headers within ``keepalive`` seconds
+(of opening, or of its previous answer); this worker adds the rest:
+
+- the body is read whole, at most ``MAX_BODY_BYTES`` of it, within ``client_timeout`` seconds, before
+  the app runs, so the app never waits on a socket and never sees a truncated body, chunked or not;
+  a body that is too large or too slow reaches the app as one that raises 413 or 408 when read,
+  so that the answer is the app's own problem, logged and counted like any other;
+- the answer must be taken by the client within ``client_timeout`` seconds as well;
+- on SIGTERM, connections already waiting in the listen backlog are accepted and served before the
+  worker stops listening, rather than reset when the socket closes.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from functools import partial
+from typing import Any
+
+import gevent
+from gevent.pool import Pool
+from gevent.server import StreamServer
+from gunicorn.sock import ssl_context
+from gunicorn.workers.ggevent import GeventWorker
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
+
+from .limits import MAX_BODY_BYTES
+
+CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
+DEFAULT_CLIENT_TIMEOUT = 10.0
+
+
+class RefusedBody:
+    """A request body the worker would not take: reading it raises ``error`` (a 408 or a 413)."""
+
+    def __init__(self, error: HTTPException) -> None:
+        self.error = error
+
+    def read(self, size: int | None = -1) -> bytes:
+        raise self.error
+
+    readline = read
+
+    def readlines(self, hint: int | None = -1) -> list[bytes]:
+        raise self.error
+
+    def __iter__(self) -> RefusedBody:
+        return self
+
+    def __next__(self) -> bytes:
+        raise self.error
+
+
+class DrainingServer(StreamServer):  # type: ignore[misc]
+    """A listener that, when closed, first accepts and serves every connection already waiting.
+
+    The kernel queues connections until a worker accepts them; closing the last copy of the
+    listening socket resets whatever is still queued, although those clients have sent their
+    requests. Under load a worker busy with a request leaves connections queued.
+    """
+
+    def close(self) -> None:
+        while not self.closed:
+            waiting = self.do_read()
+            if waiting is None:
+                break
+            self.do_handle(*waiting)
+        super().close()
+
+
+class ListenerName:
+    """What gunicorn's handler asks of the listening socket: its name. A connection taken from the
+    backlog as the listener closes is served after the socket is gone."""
+
+    def __init__(self, sock: Any) -> None:
+        self.name = sock.getsockname()
+
+    def getsockname(self) -> Any:
+        return self.name
+
+
+def declared_length(req: Any) -> int | None:
+    for name, value in req.headers:
+        if name == "CONTENT-LENGTH":
+            return int(value)  # gunicorn has already refused anything but digits
+    return None
+
+
+class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type information
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.client_timeout = float(os.environ.get(CLIENT_TIMEOUT_ENV) or DEFAULT_CLIENT_TIMEOUT)
+
+    def run(self) -> None:
+        """gunicorn's gevent loop, with a listener that drains its queue when it closes."""
+        ssl = {"ssl_context": ssl_context(self.cfg)} if self.cfg.is_ssl else {}
+        servers = []
+        for sock in self.sockets:
+            sock.setblocking(1)
+            pool = Pool(self.worker_connections)
+            server = DrainingServer(sock, handle=partial(self.handle, ListenerName(sock)), spawn=pool, **ssl)
+            if self.cfg.workers > 1:
+                server.max_accept = 1  # leave the next connection to a less busy worker
+            server.start()
+            servers.append(server)
+        while self.alive:
+            self.notify()
+            gevent.sleep(1.0)
+        for server in servers:
+            server.close()
+        # Requests in progress, and kept-alive connections (whose next request is answered with
+        # Connection: close), have until the graceful timeout.
+        deadline = time.monotonic() + self.cfg.graceful_timeout
+        while any(server.pool.free_count() != server.pool.size for server in servers):
+            if time.monotonic() > deadline:
+                self.log.warning("Worker graceful timeout (pid:%s)", self.pid)
+                for server in servers:
+                    server.stop(timeout=1)
+                return
+            self.notify()
+            gevent.sleep(0.1)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        req.body = self.read_body(req)
+        deadline = gevent.Timeout(self.client_timeout)
+        deadline.start()
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except gevent.Timeout as expired:
+            if expired is not deadline:
+                raise
+            self.log.info("Closed a connection whose client did not take its answer within %g s", self.client_timeout)
+            raise StopIteration from None  # gunicorn's way to end a connection quietly
+        finally:
+            deadline.cancel()
+
+    def read_body(self, req: Any) -> Any:
+        """The whole body as a stream, or a ``RefusedBody``; a refused body closes the connection,
+        since the rest of it is still on the way."""
+        length = declared_length(req)
+        if length is not None and length > MAX_BODY_BYTES:
+            req.must_close = True
+            return RefusedBody(RequestEntityTooLarge())
+        if length == 0:
+            return io.BytesIO()
+        try:
+            with gevent.Timeout(self.client_timeout):
+                data = req.body.read(MAX_BODY_BYTES + 1)
+        except gevent.Timeout:
+            req.must_close = True
+            return RefusedBody(RequestTimeout(f"the request body did not arrive within {self.client_timeout:g} s"))
+        if len(data) > MAX_BODY_BYTES:
+            req.must_close = True
+            return RefusedBody(RequestEntityTooLarge())
+        return io.BytesIO(data)

@@ -1,0 +1,182 @@
+"""Slow, idle and greedy clients against the service as gunicorn.conf.py runs it (service/ops/worker.py).
+
+A sync worker is held by one connection until its request is complete: two idle connections
+stopped the service for 30 s. Here 64 connections that send nothing, or trickle their headers or
+their body, must not keep cheap requests waiting, and each is cut off after the configured time.
+``bench/slow_clients.py`` measures the latencies; these tests check what must hold.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import pytest
+
+from service.ops.limits import MAX_BODY_BYTES
+
+SLOW = 64
+CAPTURES = json.dumps({"rules": "chkobba", "table": ["AD", "3S", "4C"], "hand": ["7D", "QS"]}).encode()
+HEAD = b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+
+
+class Dawdler:
+    """A connection that sends nothing (``idle``), or a request's headers (``headers``) or body
+    (``body``, after complete headers) one byte every ``pause`` seconds, and notes when and how
+    the server ended it."""
+
+    def __init__(self, port: int, way: str, pause: float = 1.0) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.opened = time.monotonic()
+        self.way, self.pause = way, pause
+        self.closed_after: float | None = None
+        self.received = b""
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        trickle = {"idle": b"", "headers": HEAD, "body": b" " * 200}[self.way]
+        if self.way == "body":
+            self.sock.sendall(HEAD)
+        self.sock.settimeout(self.pause)
+        for i in range(10**6):
+            if self.stop.is_set():
+                return
+            try:
+                if i < len(trickle):
+                    self.sock.sendall(trickle[i : i + 1])
+                data = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                self.closed_after = time.monotonic() - self.opened
+                return
+            self.received += data
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+
+
+@contextmanager
+def dawdlers(port: int, way: str, count: int = SLOW) -> Iterator[list[Dawdler]]:
+    with ExitStack() as stack:
+        slow = []
+        for _ in range(count):
+            dawdler = Dawdler(port, way)
+            stack.callback(dawdler.close)
+            slow.append(dawdler)
+        yield slow
+
+
+def ask(port: int, method: str, path: str, body: bytes | None = None, timeout: float = 5) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("way", ["idle", "headers", "body"])
+def test_cheap_requests_are_answered_while_64_connections_dawdle(start_gunicorn: Any, way: str) -> None:
+    server = start_gunicorn()
+    with dawdlers(server.port, way) as slow:
+        time.sleep(0.5)  # every dawdler connected: under sync workers, each worker is now held
+        for i in range(20):  # each one fails with a timeout if it waits 5 s
+            status, data = (
+                ask(server.port, "GET", "/healthz") if i % 2 else ask(server.port, "POST", "/v1/captures", CAPTURES)
+            )
+            assert status == 200, data
+        assert all(d.closed_after is None for d in slow)  # still within their time: nobody was cut early
+
+
+@pytest.mark.parametrize("way", ["idle", "headers"])
+def test_a_connection_without_a_whole_request_head_is_closed_after_keepalive(start_gunicorn: Any, way: str) -> None:
+    server = start_gunicorn(env={"CHKOBBA_KEEPALIVE": "2"})
+    with dawdlers(server.port, way, count=4) as slow:
+        for dawdler in slow:
+            dawdler.thread.join(15)
+    for dawdler in slow:
+        assert dawdler.closed_after is not None and 1.5 < dawdler.closed_after < 8, dawdler.closed_after
+        assert dawdler.received == b""  # nothing to answer: no request arrived
+
+
+def test_a_body_slower_than_the_client_timeout_gets_a_408_then_the_connection_closes(
+    start_gunicorn: Any, tmp_path: Any
+) -> None:
+    access_log = tmp_path / "access.jsonl"
+    server = start_gunicorn(env={"CHKOBBA_CLIENT_TIMEOUT": "2", "CHKOBBA_ACCESS_LOG": str(access_log)})
+    with dawdlers(server.port, "body", count=2) as slow:
+        for dawdler in slow:
+            dawdler.thread.join(15)
+    for dawdler in slow:
+        assert dawdler.closed_after is not None and 1.5 < dawdler.closed_after < 8, dawdler.closed_after
+        head, _, body = dawdler.received.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 "), dawdler.received
+        assert b"Content-Type: application/problem+json" in head
+        assert json.loads(body)["code"] == "request-timeout"
+    records = [json.loads(line) for line in access_log.read_text().splitlines()]
+    assert [(r["operation"], r["status"]) for r in records if r["path"] == "/v1/captures"] == [
+        ("legalCaptures", 408)
+    ] * 2
+    status, metrics = ask(server.port, "GET", "/metrics")
+    assert 'chkobba_http_requests_total{operation="legalCaptures",status="408"} 2.0' in metrics.decode()
+
+
+def test_keep_alive_serves_several_requests_on_one_connection(start_gunicorn: Any) -> None:
+    server = start_gunicorn()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        sockets = set()
+        for _ in range(3):
+            conn.request("POST", "/v1/captures", body=CAPTURES, headers={"Content-Type": "application/json"})
+            response = conn.getresponse()
+            assert response.status == 200 and json.loads(response.read())["moves"]
+            assert not response.will_close, response.getheaders()
+            sockets.add(id(conn.sock))
+        assert len(sockets) == 1
+    finally:
+        conn.close()
+
+
+def chunked(body: bytes, size: int = 4096) -> Iterator[bytes]:
+    for start in range(0, len(body), size):
+        yield body[start : start + size]
+
+
+@pytest.mark.parametrize("chunks", [False, True], ids=["content-length", "chunked"])
+def test_a_body_over_64_kib_is_refused_whole_never_judged_on_a_part(start_gunicorn: Any, chunks: bool) -> None:
+    """The first 64 KiB are a valid request; the rest is JSON whitespace. Cut at the limit, the body
+    would be judged (and answered 200) on its first part."""
+    server = start_gunicorn()
+    fits = CAPTURES + b" " * (MAX_BODY_BYTES - len(CAPTURES))
+    for body, expected in ((fits, 200), (fits + b" ", 413)):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            conn.request(
+                "POST",
+                "/v1/captures",
+                body=chunked(body) if chunks else body,
+                headers={"Content-Type": "application/json"},
+                encode_chunked=chunks,
+            )
+            response = conn.getresponse()
+            answer: dict[str, Any] = json.loads(response.read())
+        finally:
+            conn.close()
+        assert response.status == expected, answer
+        if expected == 413:
+            assert answer["code"] == "body-too-large"
+            assert response.getheader("Content-Type") == "application/problem+json"
