@@ -1,11 +1,116 @@
-"""JSON out: every answer, problem and access log line is encoded here."""
+"""JSON in and out: every request body is parsed here, every answer, problem and access log line
+is encoded here."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
+
+# orjson reads integers in this range as integers, and others as floats; the slow road does the same.
+_LOWEST_INT, _HIGHEST_INT = -(2**63), 2**64 - 1
+
+
+class JSONRefused(ValueError):
+    """A body that is not one unambiguous JSON text in UTF-8; ``code`` is the problem's."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code, self.detail = code, detail
+
+
+def from_json(raw: bytes) -> Any:
+    """The JSON value of a request body, or ``JSONRefused``.
+
+    Refused: anything but UTF-8 (a byte order mark included), text that is not JSON, NaN and the
+    infinities, lone surrogates (``"\\ud800"``), and an object that names a key twice (which value
+    would count is up to each parser; RFC 8259 §4). Integers beyond 64 bits are read as floats, which
+    no integer field takes.
+
+    orjson refuses all of these but duplicate keys, at a fifth of the standard library's time. For
+    those: a colon outside strings stands for exactly one key, so when the body holds as many colons
+    as the parsed value holds keys, no string holds a colon and no key was dropped. Otherwise (or if
+    orjson refuses the body) the standard library parses it again and says exactly what is wrong.
+    """
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _strictly(raw)
+    if raw.count(b":") != _keys(value):
+        return _strictly(raw)
+    return value
+
+
+def _keys(value: Any) -> int:
+    """How many keys the objects in ``value`` hold, all depths (a loop: orjson nests 1,024 deep)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            count += len(item)
+            stack += [v for v in item.values() if type(v) is dict or type(v) is list]
+        elif type(item) is list:
+            stack += [v for v in item if type(v) is dict or type(v) is list]
+    return count
+
+
+def _strictly(raw: bytes) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JSONRefused("malformed-json", f"the body is not UTF-8 (byte {exc.start})") from None
+    try:
+        value = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant, parse_int=_whole)
+    except JSONRefused:
+        raise
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested input
+        raise JSONRefused("malformed-json", f"the body is not valid JSON: {str(exc)[:200]}") from None
+    for text in _strings(value):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise JSONRefused("malformed-json", "the body holds a lone surrogate (\\ud800 to \\udfff)") from None
+    return value
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise JSONRefused("duplicate-key", f"an object names the key {json.dumps(key)} more than once")
+            seen.add(key)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise JSONRefused("malformed-json", f"the body is not valid JSON: {name} is not a JSON number")
+
+
+def _whole(text: str) -> int | float:
+    if len(text) <= 21:
+        number = int(text)
+        if _LOWEST_INT <= number <= _HIGHEST_INT:
+            return number
+    return float(text)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in ``value``, keys included (a loop, as deep input must not recurse)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
 
 
 def to_json(data: Any) -> bytes:

@@ -13,6 +13,8 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.rules import CATEGORIES, REASONS, Outcome, Phase
+from service.rules.match import MAX_SCORE
+from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
 
@@ -53,8 +55,12 @@ def Seat(**kwargs: Any) -> StrictInt:  # noqa: N802
     return StrictInt(validate=validate.Range(min=0, max=3), **kwargs)
 
 
-def Count(**kwargs: Any) -> StrictInt:  # noqa: N802
-    return StrictInt(validate=validate.Range(min=0), **kwargs)
+def Count(most: int, **kwargs: Any) -> StrictInt:  # noqa: N802
+    return StrictInt(validate=validate.Range(min=0, max=most), **kwargs)
+
+
+def Point(**kwargs: Any) -> StrictInt:  # noqa: N802 - a category's points in a round: 0 or 1
+    return Count(1, **kwargs)
 
 
 class OneOfFields(Schema):
@@ -98,10 +104,10 @@ class MoveRequest(Schema):
 
 
 class CountsInput(Schema):
-    cards = Count(required=True)
-    diamonds = Count(required=True)
-    sevens = Count(required=True)
-    sixes = Count(required=True)
+    cards = Count(TOTALS["cards"], required=True)
+    diamonds = Count(TOTALS["diamonds"], required=True)
+    sevens = Count(TOTALS["sevens"], required=True)
+    sixes = Count(TOTALS["sixes"], required=True)
     seven_of_diamonds = Bool(required=True)
 
 
@@ -109,18 +115,18 @@ class SideInput(OneOfFields):
     exclusive = ("captured", "counts")
     captured = Cards(metadata={"description": "The side's pile: every card it captured."})
     counts = fields.Nested(CountsInput)
-    sweeps = Count(required=True)
+    sweeps = Count(MAX_SWEEPS, required=True)
 
 
 class ScoreLine(Schema):
-    side = Count(required=True)
-    cards = Count(required=True)
-    diamonds = Count(required=True)
-    sevens = Count(required=True)
-    seven_of_diamonds = Count(required=True)
-    sweeps = Count(required=True)
-    primiera = Count(required=True)
-    total = Count(required=True)
+    side = Count(2, required=True)
+    cards = Point(required=True)
+    diamonds = Point(required=True)
+    sevens = Point(required=True)
+    seven_of_diamonds = Point(required=True)
+    sweeps = Count(MAX_SWEEPS, required=True)
+    primiera = Point(required=True)
+    total = Count(MOST_POINTS, required=True)
 
 
 class ScoreRequest(Schema):
@@ -137,8 +143,8 @@ class DecisionClaim(Schema):
 
 class MatchRequest(Schema):
     rules = RulesField(required=True)
-    scores = fields.List(Count(), required=True, validate=SIDES)
-    round_points = fields.List(Count(), required=True, validate=SIDES)
+    scores = fields.List(Count(MAX_SCORE), required=True, validate=SIDES)
+    round_points = fields.List(Count(MOST_POINTS), required=True, validate=SIDES)
     claimed = fields.Nested(DecisionClaim)
 
 
@@ -185,7 +191,7 @@ class RoundStateSchema(Schema):
     table = Cards(required=True)
     stock = Cards(required=True)
     piles = fields.List(Cards(), required=True, validate=SIDES)
-    sweeps = fields.List(Count(), required=True, validate=SIDES)
+    sweeps = fields.List(Count(MAX_SWEEPS), required=True, validate=SIDES)
     last_capturer = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
 
 

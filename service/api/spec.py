@@ -82,6 +82,8 @@ def _components() -> dict[str, dict[str, Any]]:
                 options[spec.name] = {"type": "boolean", "default": spec.default, "description": spec.description}
             else:
                 options[spec.name] = {"type": "integer", "minimum": 1, "description": spec.description}
+                if spec.maximum is not None:
+                    options[spec.name]["maximum"] = spec.maximum
                 if spec.default is not None:
                     options[spec.name]["default"] = spec.default
         rules_objects.append(

@@ -5,10 +5,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .errors import InvalidScores, MatchAlreadyOver
-from .profiles import Rules, RulesLike
+from .profiles import MAX_TARGET, Rules, RulesLike
+from .scoring import most_points
+
+# Before a round, no score is at the target unless the leaders tied there (RULES.md §8): ten times the
+# highest target leaves room for any run of tiebreak rounds a table will play.
+MAX_SCORE: Final = 10 * MAX_TARGET
 
 
 class Outcome(enum.Enum):
@@ -83,10 +88,10 @@ def _check(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> 
     if len(scores) not in sides:
         allowed = " or ".join(map(str, sides))
         raise InvalidScores(f"{rules.profile.id} is played by {allowed} sides, not {len(scores)}", field="scores")
-    for name, values in (("scores", scores), ("round_points", round_points)):
+    for name, values, most in (("scores", scores, MAX_SCORE), ("round_points", round_points, most_points(rules))):
         for i, value in enumerate(values):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidScores(f"{name}[{i}] must be a whole number, 0 or more", field=f"{name}.{i}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+                raise InvalidScores(f"{name}[{i}] must be a whole number from 0 to {most}", field=f"{name}.{i}")
     if rules.target is None and any(scores):
         raise InvalidScores(
             f"without a target a {rules.profile.id} match is a single round: scores before it are all 0",

@@ -23,6 +23,11 @@ class SumPolicy(enum.Enum):
 CATEGORIES: Final = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera")
 
 
+# A house may agree on any target (RULES.md §8); the service takes up to this one, already a match
+# of a hundred rounds or more.
+MAX_TARGET: Final = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     name: str
@@ -30,6 +35,7 @@ class OptionSpec:
     default: Any
     description: str
     suggested: tuple[Any, ...] = ()
+    maximum: int | None = None  # for a whole number, which is at least 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +94,7 @@ def _values(jack: int, queen: int) -> Mapping[Rank, int]:
 
 
 def _target_option(default: int | None, suggested: tuple[int, ...], what: str) -> OptionSpec:
-    return OptionSpec("target", int, default, what, suggested)
+    return OptionSpec("target", int, default, what, suggested, maximum=MAX_TARGET)
 
 
 def _bool_option(name: str, description: str) -> OptionSpec:
@@ -316,6 +322,7 @@ def _check_option(profile: Profile, name: object, value: object) -> tuple[str, A
     if spec.type is bool:
         if not isinstance(value, bool):
             raise InvalidOption(f"option {spec.name} must be true or false", field=f"rules.options.{name}")
-    elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidOption(f"option {spec.name} must be a positive whole number", field=f"rules.options.{name}")
+    elif isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= (spec.maximum or value):
+        most = f" up to {spec.maximum}" if spec.maximum else ""
+        raise InvalidOption(f"option {spec.name} must be a positive whole number{most}", field=f"rules.options.{name}")
     return spec.name, value

@@ -9,9 +9,10 @@ from typing import Any
 
 from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit, check_disjoint
 from .errors import InvalidCounts
-from .profiles import Rules, RulesLike
+from .profiles import CATEGORIES, Rules, RulesLike
 
 TOTALS = {"cards": len(DECK), "diamonds": 10, "sevens": 4, "sixes": 4}
+MAX_SWEEPS = TOTALS["cards"] // 2  # a sweep takes the played card and at least one more
 COUNT_FIELDS = ("cards", "diamonds", "sevens", "sixes", "sweeps")  # none may be negative
 _totalled = attrgetter(*TOTALS)
 _counts = attrgetter(*COUNT_FIELDS)
@@ -82,6 +83,15 @@ class Discrepancy:
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "category": self.category, "claimed": self.claimed, "expected": self.expected}
+
+
+def most_points(rules: Rules) -> int:
+    """The most points one side can make in a round of ``rules``: one per category but sweeps, and
+    one per sweep."""
+    return sum(rules.scores(c) for c in CATEGORIES if c != "sweeps") + MAX_SWEEPS * rules.scores("sweeps")
+
+
+MOST_POINTS = len(CATEGORIES) - 1 + MAX_SWEEPS  # a bound over every profile; most_points() is each one's own
 
 
 def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:

@@ -62,28 +62,11 @@ def test_invalid_utf8_is_400(client, path):
 
 
 @pytest.mark.parametrize("path", POST_PATHS)
-@pytest.mark.parametrize(
-    "data",
-    [
-        "[" * 20000,
-        "[" * 20000 + "]" * 20000,
-        '{"a":' * 10000,
-        '{"a":' * 10000 + "1" + "}" * 10000,
-        '{"rules": "chkobba", "table": ' + "[" * 20000 + "]" * 20000 + "}",
-    ],
-    ids=["open-arrays", "closed-arrays", "open-objects", "closed-objects", "in-a-field"],
-)
-def test_deeply_nested_json_under_the_limit_is_a_400_not_a_500(client, path, data):
-    assert len(data.encode()) < 64 * 1024
-    response = client.post(path, data=data, content_type="application/json")
-    assert response.status_code in (400, 422), response.status_code
-    problem(response, response.status_code)
-
-
-@pytest.mark.parametrize("path", POST_PATHS)
 def test_moderately_nested_json_is_a_422(client, path):
+    """Parsed, then refused: a table is not a card (where a table belongs), else a field not taken."""
     data = '{"rules": "chkobba", "table": ' + "[" * 200 + "]" * 200 + "}"
-    problem(client.post(path, data=data, content_type="application/json"), 422)
+    code = "invalid-card" if path in ("/v1/captures", "/v1/moves") else "validation-error"
+    problem(client.post(path, data=data, content_type="application/json"), 422, code)
 
 
 @pytest.mark.parametrize("path", ["/nope", "/v1", "/v1/nope", "/v1/rulesets/chkobba/extra", "/v1/rounds/play/x"])
