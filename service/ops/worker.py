@@ -12,7 +12,8 @@ a connection that has not sent a complete request line and headers within ``keep
   so that the answer is the app's own problem, logged and counted like any other;
 - the answer must be taken by the client within ``client_timeout`` seconds as well;
 - on SIGTERM, connections already waiting in the listen backlog are accepted and served before the
-  worker stops listening, rather than reset when the socket closes.
+  worker stops listening, rather than reset when the socket closes; kept-alive connections then
+  have ``STOP_LINGER`` seconds to send one more request (answered with ``Connection: close``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .limits import MAX_BODY_BYTES
 
 CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
 DEFAULT_CLIENT_TIMEOUT = 10.0
+STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
 
 
 class RefusedBody:
@@ -85,6 +87,23 @@ class ListenerName:
         return self.name
 
 
+class HeadDeadline:
+    """The time a connection has to deliver a request's line and headers (``keepalive`` seconds,
+    idle time included), kept in ``waiting`` so that a stopping worker can end the wait early."""
+
+    def __init__(self, seconds: float, waiting: dict[gevent.Timeout, Any]) -> None:
+        self.timeout = gevent.Timeout(seconds, False)  # False: expiring ends the wait, quietly
+        self.waiting = waiting
+
+    def __enter__(self) -> None:
+        self.waiting[self.timeout] = gevent.getcurrent()
+        self.timeout.start()
+
+    def __exit__(self, *exc: Any) -> bool:
+        self.waiting.pop(self.timeout, None)
+        return bool(self.timeout.__exit__(*exc))
+
+
 def declared_length(req: Any) -> int | None:
     for name, value in req.headers:
         if name == "CONTENT-LENGTH":
@@ -96,6 +115,10 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.client_timeout = float(os.environ.get(CLIENT_TIMEOUT_ENV) or DEFAULT_CLIENT_TIMEOUT)
+        self.waiting: dict[gevent.Timeout, Any] = {}  # connections between requests: deadline -> greenlet
+
+    def timeout_ctx(self) -> HeadDeadline:
+        return HeadDeadline(self.cfg.keepalive if self.alive else min(self.cfg.keepalive, STOP_LINGER), self.waiting)
 
     def run(self) -> None:
         """gunicorn's gevent loop, with a listener that drains its queue when it closes."""
@@ -114,10 +137,15 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             gevent.sleep(1.0)
         for server in servers:
             server.close()
-        # Requests in progress, and kept-alive connections (whose next request is answered with
-        # Connection: close), have until the graceful timeout.
+        # Requests in progress have until the graceful timeout; kept-alive connections may send one
+        # more request within STOP_LINGER seconds, after which their wait ends as if it expired.
+        linger = time.monotonic() + STOP_LINGER
         deadline = time.monotonic() + self.cfg.graceful_timeout
         while any(server.pool.free_count() != server.pool.size for server in servers):
+            if time.monotonic() > linger:
+                while self.waiting:
+                    timeout, greenlet = self.waiting.popitem()
+                    greenlet.kill(timeout, block=False)
             if time.monotonic() > deadline:
                 self.log.warning("Worker graceful timeout (pid:%s)", self.pid)
                 for server in servers:

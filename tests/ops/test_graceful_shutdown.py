@@ -15,6 +15,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 from service.rules import PlayMove, Rules, deal_round, legal_moves, play
@@ -150,3 +151,29 @@ def test_sigterm_under_load_loses_no_request_that_reached_the_server(start_gunic
     )
     assert sum(kind == "200" and at > signalled for kind, at in outcomes) > 0  # served on after the signal
     assert sum(kind == "200" for kind, _ in outcomes) > 100
+
+
+def test_on_sigterm_kept_alive_connections_may_send_one_more_request_then_close(start_gunicorn: Any) -> None:
+    """A kept-alive connection idle when SIGTERM arrives is not held open for the whole keep-alive
+    time (here 60 s): a request sent soon after is answered with Connection: close, and an idle
+    connection is closed within seconds, so the worker exits long before the keep-alive ends."""
+    server = start_gunicorn(env={"CHKOBBA_KEEPALIVE": "60", "CHKOBBA_GRACEFUL_TIMEOUT": str(GRACEFUL_TIMEOUT)})
+    with (
+        closing(http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)) as busy,
+        closing(http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)) as idle,
+    ):
+        for conn in (busy, idle):
+            conn.request("GET", "/healthz")
+            response = conn.getresponse()
+            assert response.status == 200 and not response.will_close
+            response.read()
+        server.process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        time.sleep(0.5)
+        busy.request("GET", "/healthz")
+        response = busy.getresponse()
+        assert (response.status, response.will_close) == (200, True)
+        assert idle.sock is not None and idle.sock.recv(1) == b""  # closed by the server, nothing sent
+        assert server.process.wait(GRACEFUL_TIMEOUT + 10) == 0
+    assert time.monotonic() - signalled < GRACEFUL_TIMEOUT / 2, server.log()
+    assert "graceful timeout" not in server.log() and "exited with code" not in server.log(), server.log()
