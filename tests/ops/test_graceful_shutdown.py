@@ -167,6 +167,7 @@ def test_on_sigterm_kept_alive_connections_may_send_one_more_request_then_close(
             response = conn.getresponse()
             assert response.status == 200 and not response.will_close
             response.read()
+        time.sleep(0.5)  # both connections waiting for their next request, with the 60-s keep-alive
         server.process.send_signal(signal.SIGTERM)
         signalled = time.monotonic()
         time.sleep(0.5)
