@@ -8,9 +8,9 @@ from typing import Any
 from flask import Flask, Response
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
-from werkzeug.http import HTTP_STATUS_CODES
 
 from service.ops import metrics
+from service.ops.problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
 from service.rules import Captures, MoveError, RulesError
 
 from .encoding import to_json
@@ -18,20 +18,6 @@ from .fields import CodedMessage
 from .render import captures_json
 from .sealing import TokenError
 
-PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
-MEDIA_TYPE = "application/problem+json"
-
-# Stable codes for the HTTP errors Flask and Werkzeug raise.
-HTTP_CODES = {
-    400: "malformed-request",
-    404: "not-found",
-    405: "method-not-allowed",
-    406: "not-acceptable",
-    408: "request-timeout",
-    413: "body-too-large",
-    415: "unsupported-media-type",
-    431: "headers-too-large",
-}
 TITLES = {
     "validation-error": "The request does not follow the contract",
     "invalid-card": "Not a card",
@@ -61,19 +47,9 @@ class Problem(Exception):
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
 
     def response(self) -> Response:
-        body = {
-            "type": PROBLEM_TYPE + self.code,
-            "title": TITLES.get(self.code) or _http_title(self.status),
-            "status": self.status,
-            "detail": self.detail,
-            "code": self.code,
-            **self.extra,
-        }
+        title = TITLES.get(self.code) or http_title(self.status)
+        body = problem(self.status, self.code, title, self.detail, **self.extra)
         return Response(to_json(body), status=self.status, mimetype=MEDIA_TYPE)
-
-
-def _http_title(status: int) -> str:
-    return HTTP_STATUS_CODES.get(status, "Error")
 
 
 def from_rules_error(exc: RulesError) -> Problem:
@@ -111,8 +87,8 @@ def _flatten(messages: Any, path: str, out: dict[str, list[str]]) -> None:
 
 def from_http_exception(exc: HTTPException) -> Response:
     status = exc.code or 500
-    problem = Problem(status, HTTP_CODES.get(status, f"http-{status}"), exc.description or _http_title(status))
-    response = problem.response()
+    refusal = Problem(status, HTTP_CODES.get(status, f"http-{status}"), exc.description or http_title(status))
+    response = refusal.response()
     original = exc.get_response()
     for header in ("Allow", "Retry-After"):
         if header in original.headers:

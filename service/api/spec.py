@@ -17,11 +17,11 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask.testing import FlaskClient
 from marshmallow import Schema, fields
 
+from service.ops.problems import MEDIA_TYPE
 from service.rules import DECK, PROFILES
 
 from .fields import CardList, Moves, Referenced
 from .operations import OPERATIONS, Operation
-from .problems import MEDIA_TYPE
 from .schemas import OneOfFields, ProblemOut
 
 VERSION = metadata.version("chkobba-referee")

@@ -11,6 +11,8 @@ a connection that has not sent a complete request line and headers within ``keep
   a body that is too large or too slow reaches the app as one that raises 413 or 408 when read,
   so that the answer is the app's own problem, logged and counted like any other;
 - the answer must be taken by the client within ``client_timeout`` seconds as well;
+- a request gunicorn cannot parse (a request line or headers too long, a bad chunk) is refused
+  with a problem document like every other refusal, where gunicorn would write an HTML page;
 - on SIGTERM, connections already waiting in the listen backlog are accepted and served before the
   worker stops listening, rather than reset when the socket closes; kept-alive connections then
   have ``STOP_LINGER`` seconds to send one more request (answered with ``Connection: close``).
@@ -19,6 +21,7 @@ a connection that has not sent a complete request line and headers within ``keep
 from __future__ import annotations
 
 import io
+import json
 import os
 import time
 from functools import partial
@@ -27,15 +30,32 @@ from typing import Any
 import gevent
 from gevent.pool import Pool
 from gevent.server import StreamServer
+from gunicorn.http import errors
 from gunicorn.sock import ssl_context
+from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
 
+from . import metrics
 from .limits import MAX_BODY_BYTES
+from .problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
 
 CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
 DEFAULT_CLIENT_TIMEOUT = 10.0
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
+# The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
+# app's answer, or with the configuration, stays gunicorn's 500.
+UNPARSED = (
+    (errors.InvalidResponseHeader, None),
+    (errors.InvalidResponseHeaderName, None),
+    (errors.ConfigurationProblem, None),
+    (errors.LimitRequestLine, 414),
+    (errors.LimitRequestHeaders, 431),
+    (errors.ExpectationFailed, 417),
+    (errors.UnsupportedTransferCoding, 501),
+    (errors.ForbiddenProxyRequest, 403),
+    (errors.ParseException, 400),
+)
 
 
 class RefusedBody:
@@ -187,3 +207,19 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             req.must_close = True
             return RefusedBody(RequestEntityTooLarge())
         return io.BytesIO(data)
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        status = next((status for kind, status in UNPARSED if isinstance(exc, kind)), None)
+        if status is None:
+            super().handle_error(req, client, addr, exc)
+            return
+        self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+        metrics.observe("unparsed", status, 0.0)
+        code = HTTP_CODES[status]
+        body = json.dumps(problem(status, code, http_title(status), str(exc)[:200] or http_title(status))).encode()
+        head = f"HTTP/1.1 {status} {http_title(status)}\r\nConnection: close\r\nContent-Type: {MEDIA_TYPE}\r\n"
+        head += f"Content-Length: {len(body)}\r\n\r\n"
+        try:
+            write_nonblock(client, head.encode("latin-1") + body)
+        except OSError:
+            self.log.debug("Failed to send error message.")

@@ -180,3 +180,48 @@ def test_a_body_over_64_kib_is_refused_whole_never_judged_on_a_part(start_gunico
         if expected == 413:
             assert answer["code"] == "body-too-large"
             assert response.getheader("Content-Type") == "application/problem+json"
+
+
+def raw_exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in header_lines)
+    return int(status_line.split()[1]), headers, body
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "code"),
+    [
+        (b"GET /" + b"x" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri-too-long"),
+        (
+            b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(60)) + b"\r\n",
+            431,
+            "headers-too-large",
+        ),
+        (b"GET /healthz HTTP/1.1\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431, "headers-too-large"),
+        (b"NOT A REQUEST\r\n\r\n", 400, "malformed-request"),
+        (
+            b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            400,
+            "malformed-request",
+        ),
+        (b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "malformed-request"),
+    ],
+    ids=["request-line", "header-count", "header-size", "garbage", "bad-chunk", "transfer-coding"],
+)
+def test_what_gunicorn_cannot_parse_is_refused_with_a_problem(
+    start_gunicorn: Any, request_bytes: bytes, status: int, code: str
+) -> None:
+    """gunicorn's own refusals, made before the app sees anything, are problem documents too."""
+    server = start_gunicorn()
+    got, headers, body = raw_exchange(server.port, request_bytes)
+    assert (got, headers["Content-Type"]) == (status, "application/problem+json"), body
+    answer = json.loads(body)
+    assert (answer["status"], answer["code"]) == (status, code) and answer["type"].endswith(code)
+    _, metrics = ask(server.port, "GET", "/metrics")
+    assert f'chkobba_http_requests_total{{operation="unparsed",status="{status}"}} 1.0' in metrics.decode()
