@@ -43,8 +43,8 @@ ENV PATH=/opt/venv/bin:$PATH \
 
 USER 10001:10001
 EXPOSE 8080
-# gunicorn stops gracefully on SIGTERM: it stops accepting, lets each worker finish its request
-# (up to CHKOBBA_GRACEFUL_TIMEOUT seconds), then exits 0.
+# gunicorn stops gracefully on SIGTERM: it stops accepting, serves the connections already waiting,
+# lets each worker finish its requests (up to CHKOBBA_GRACEFUL_TIMEOUT seconds), then exits 0.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; port = os.environ.get('CHKOBBA_BIND', ':8080').rsplit(':', 1)[1]; urllib.request.urlopen(f'http://127.0.0.1:{port}/readyz', timeout=2)"]
