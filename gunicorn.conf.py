@@ -59,6 +59,6 @@ def on_starting(server):
 
 
 def child_exit(server, worker):  # noqa: ARG001
-    from prometheus_client import multiprocess
+    from service.ops.metrics_archive import merge_dead_workers
 
-    multiprocess.mark_process_dead(worker.pid)
+    merge_dead_workers(metrics_dir, server.log)
