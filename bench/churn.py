@@ -1,11 +1,12 @@
 """Worker churn and /metrics: the metrics directory and the scrape time after N worker restarts.
 
-Issue 12: every recycled or killed worker used to leave its sample files behind, and every scrape read
-them all. This starts the service under gunicorn (2 sync workers, a temporary metrics directory), then
-restarts workers N times: each round sends one GET /healthz, then SIGTERMs every worker that has
-written sample files (it has served a request: the way ``max_requests`` retires a worker) and waits
-for gunicorn to replace it. Then it reports the metrics directory (files, bytes allocated), times
-scrapes of /metrics on fresh connections, and checks that /metrics still counts every request sent.
+Issue 12: every recycled or killed worker used to leave its sample files behind, and every scrape
+read them all. This starts the service under gunicorn (2 sync workers, a temporary metrics
+directory), then restarts workers N times: each round sends four requests of different operations,
+then SIGTERMs every worker that has written sample files (it has served a request: the way
+``max_requests`` retires a worker) and waits for gunicorn to replace it. Then it reports the metrics
+directory (files, bytes allocated), times scrapes of /metrics on fresh connections, and checks that
+/metrics still counts every request sent.
 
     .venv/bin/python -m bench.churn --restarts 575
 """
@@ -58,10 +59,23 @@ def children(parent: int) -> set[int]:
     return found
 
 
-def get(port: int, path: str) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+# Each round's requests: (operation, method, path, body, status). Several series per worker's files,
+# as a worker that served real traffic would have.
+ROUND = [
+    ("getHealth", "GET", "/healthz", None, 200),
+    ("listRulesets", "GET", "/v1/rulesets", None, 200),
+    ("getRuleset", "GET", "/v1/rulesets/nope", None, 404),
+    ("legalCaptures", "POST", "/v1/captures", b'{"rules":"chkobba","table":["2D","6S"],"hand":["QH","3H"]}', 200),
+]
+
+
+def request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Connection": "close"}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
     try:
-        connection.request("GET", path, headers={"Connection": "close"})
+        connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         return response.status, response.read()
     finally:
@@ -114,18 +128,19 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
 
         def ready() -> bool:
             try:
-                return get(port, "/readyz")[0] == 200 and len(children(process.pid)) == WORKERS
+                return request(port, "GET", "/readyz")[0] == 200 and len(children(process.pid)) == WORKERS
             except OSError:
                 return False
 
         wait_for("gunicorn to answer", ready, process)
-        sent = 0  # GET /healthz answered 200
+        sent: dict[tuple[str, str], int] = {}
         began = time.monotonic()
         done = 0
         while done < restarts:
-            status, _ = get(port, "/healthz")
-            assert status == 200, status
-            sent += 1
+            for operation, method, path, body, expected in ROUND:
+                status, _ = request(port, method, path, body)
+                assert status == expected, (path, status)
+                sent[operation, str(status)] = sent.get((operation, str(status)), 0) + 1
             served = {p for p in children(process.pid) if (metrics_dir / f"counter_{p}.db").exists()}
             for pid in served:
                 os.kill(pid, signal.SIGTERM)
@@ -137,19 +152,18 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
             done += len(served)
         churn_s = time.monotonic() - began
         time.sleep(0.5)  # gunicorn merges (or not) in its main loop: let it catch up
-        after = directory(metrics_dir)
 
         times = []
         text = b""
         for _ in range(scrapes):
             t0 = time.perf_counter()
-            status, text = get(port, "/metrics")
+            status, text = request(port, "GET", "/metrics")
             times.append((time.perf_counter() - t0) * 1000)
             assert status == 200, status
+        after = directory(metrics_dir)  # the live workers have counted the scrapes: their files are in
         counted = requests_counted(text.decode())
-        health = counted.get(("getHealth", "200"), 0.0)
-        if health != sent:
-            raise RuntimeError(f"/metrics counts {health} GET /healthz, {sent} were answered")
+        if any(counted.get(key) != n for key, n in sent.items()):
+            raise RuntimeError(f"/metrics counts {counted}, these were answered: {sent}")
         times.sort()
         return {
             "restarts": done,
@@ -158,7 +172,7 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
             "scrapes": scrapes,
             "scrape_ms_median": round(statistics.median(times), 2),
             "scrape_ms_p90": round(times[int(0.9 * (len(times) - 1))], 2),
-            "health_requests_sent_and_counted": sent,
+            "requests_sent_and_counted": sum(sent.values()),
         }
     finally:
         process.send_signal(signal.SIGTERM)
