@@ -15,9 +15,9 @@ worker_class = os.environ.get("CHKOBBA_WORKER_CLASS", "sync")
 timeout = int(os.environ.get("CHKOBBA_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("CHKOBBA_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("CHKOBBA_KEEPALIVE", "5"))
-# Recycle workers now and then, with jitter so they do not all restart at once. Rarely: each
-# recycled worker leaves its counters' files in the metrics directory (they must survive it), and
-# every scrape reads them all; at full load this is a recycle every few hours.
+# Recycle workers now and then, with jitter so they do not all restart at once. Rarely: memory stays
+# flat without it and each restart costs a worker boot; at full load this is a recycle every few
+# hours. A dead worker's counts survive it: child_exit folds its metric files into the archives.
 max_requests = int(os.environ.get("CHKOBBA_MAX_REQUESTS", "1000000"))
 max_requests_jitter = int(os.environ.get("CHKOBBA_MAX_REQUESTS_JITTER", "50000"))
 # Bounded request line and headers: nothing this API takes needs more.
