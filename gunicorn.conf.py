@@ -22,9 +22,9 @@ graceful_timeout = int(os.environ.get("CHKOBBA_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("CHKOBBA_KEEPALIVE", "5"))
 if keepalive < 1:
     raise SystemExit("CHKOBBA_KEEPALIVE must be at least 1 (seconds)")
-# Recycle workers now and then, with jitter so they do not all restart at once. Rarely: each
-# recycled worker leaves its counters' files in the metrics directory (they must survive it), and
-# every scrape reads them all; at full load this is a recycle every few hours.
+# Recycle workers now and then, with jitter so they do not all restart at once. Rarely: memory stays
+# flat without it and each restart costs a worker boot; at full load this is a recycle every few
+# hours. A dead worker's counts survive it: child_exit folds its metric files into the archives.
 max_requests = int(os.environ.get("CHKOBBA_MAX_REQUESTS", "1000000"))
 max_requests_jitter = int(os.environ.get("CHKOBBA_MAX_REQUESTS_JITTER", "50000"))
 # Bounded request line and headers: nothing this API takes needs more.
@@ -66,6 +66,6 @@ def on_starting(server):
 
 
 def child_exit(server, worker):  # noqa: ARG001
-    from prometheus_client import multiprocess
+    from service.ops.metrics_archive import merge_dead_workers
 
-    multiprocess.mark_process_dead(worker.pid)
+    merge_dead_workers(metrics_dir, server.log)

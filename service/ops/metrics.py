@@ -1,8 +1,9 @@
 """Prometheus metrics, correct under several gunicorn workers.
 
 With ``PROMETHEUS_MULTIPROC_DIR`` set (``gunicorn.conf.py`` sets it before any worker imports
-prometheus_client), each worker writes its samples to files there and ``/metrics`` merges them;
-without it (tests, a single process) the default registry answers.
+prometheus_client), each worker writes its samples to files there and ``/metrics`` merges them (a
+dead worker's files are folded into archives: ``metrics_archive``); without it (tests, a single
+process) the default registry answers.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from prometheus_client import (
     Counter,
     Histogram,
     generate_latest,
-    multiprocess,
 )
+
+from .metrics_archive import LockedCollector
 
 REQUESTS = Counter("chkobba_http_requests_total", "HTTP requests answered", ["operation", "status"])
 LATENCY = Histogram(
@@ -61,7 +63,7 @@ def observe(operation: str, status: int, seconds: float) -> None:
 def exposition() -> Response:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        registry.register(LockedCollector(os.environ["PROMETHEUS_MULTIPROC_DIR"]))
     else:
         registry = REGISTRY
     return Response(generate_latest(registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

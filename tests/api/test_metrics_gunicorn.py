@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import signal
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -264,3 +266,93 @@ def test_gunicorn_stops_on_sigterm(server):
     process = server["process"]
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=10) == 0
+
+
+def live_workers(master: int) -> set[int]:
+    """The master's children that are running (not zombies), from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()  # the command name may hold spaces
+            if int(fields[1]) == master and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def test_metrics_survive_dozens_of_worker_restarts(tmp_path):
+    """Workers recycled every 3 requests (max_requests), and every 10th request one that served is
+    killed (SIGKILL and SIGTERM in turn): the merged counts stay exact at every scrape, and once
+    gunicorn has reaped the dead, the directory holds the live workers' files and the two archives."""
+    port = free_port()
+    metrics_dir = tmp_path / "prometheus"
+    env = clean_environment(
+        PORT=str(port),
+        CHKOBBA_WORKERS="2",
+        CHKOBBA_MAX_REQUESTS="3",
+        CHKOBBA_MAX_REQUESTS_JITTER="0",
+        PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),
+    )
+    log_path = tmp_path / "gunicorn.log"
+    expected: Counter = Counter()
+
+    def ready() -> bool:
+        status = health(port)
+        expected[("getHealth", "200")] += status == 200
+        return status == 200
+
+    def settled(master: int) -> set[str]:
+        """The .db files once gunicorn has merged every dead worker's (the test fails if it never does)."""
+        deadline = time.monotonic() + 10
+        while True:
+            live = live_workers(master)
+            files = {f.name for f in metrics_dir.glob("*.db")}
+            if served_pids(metrics_dir) <= live:
+                return files
+            assert time.monotonic() < deadline, (sorted(files), sorted(live))
+            time.sleep(0.05)
+
+    def scrape_and_check() -> dict[str, Counter]:
+        status, text = send(port, "GET", "/metrics", timeout=30)
+        assert status == 200
+        found = samples(text.decode())
+        requests_total = by_labels(found["chkobba_http_requests_total"], "operation", "status")
+        assert +requests_total == expected
+        latency_count = by_labels(found["chkobba_http_request_duration_seconds_count"], "operation", "status")
+        assert +latency_count == expected
+        expected[("getMetrics", "200")] += 1
+        return found
+
+    requests = plan() * 3
+    signals = [signal.SIGKILL, signal.SIGTERM]
+    killed = []
+    with running_gunicorn(env, ready, log_path) as process:
+        for i, (operation, method, path, body, status) in enumerate(requests, 1):
+            answered, payload = send(port, method, path, body, timeout=30)
+            assert answered == status, (operation, path, answered, payload[:300])
+            expected[(operation, str(answered))] += 1
+            if i % 10 == 0:  # between requests: the victim is idle, every count it made is written
+                victim = min(live_workers(process.pid) & served_pids(metrics_dir), default=None)
+                if victim is not None:
+                    os.kill(victim, signals[i // 10 % 2])
+                    killed.append(victim)
+            if i % 20 == 0:
+                files = settled(process.pid)
+                assert len(files) <= 2 * 2 + 2, sorted(files)
+                scrape_and_check()
+        files = settled(process.pid)
+        found = scrape_and_check()
+        restarts = len(worker_pids(log_path)) - 2
+
+    assert restarts >= 40 and len(killed) >= 6, (killed, log_path.read_text(errors="replace")[-3000:])
+    assert {"counter_archive.db", "histogram_archive.db"} <= files and len(files) <= 2 * 2 + 2, sorted(files)
+    illegal = by_labels(found["chkobba_illegal_moves_total"], "code")
+    assert {k[0]: v for k, v in illegal.items() if v} == {k: 3 * v for k, v in EXPECTED_ILLEGAL.items()}
+    claims = by_labels(found["chkobba_claims_total"], "kind", "verdict")
+    assert {k: v for k, v in claims.items() if v} == {k: 3 * v for k, v in EXPECTED_CLAIMS.items()}
+    buckets = found["chkobba_http_request_duration_seconds_bucket"]
+    infinite = by_labels(Counter({k: v for k, v in buckets.items() if dict(k)["le"] == "+Inf"}), "operation", "status")
+    assert +infinite == expected - Counter({("getMetrics", "200"): 1})  # the last scrape counted itself after
