@@ -28,6 +28,7 @@ from functools import partial
 from typing import Any
 
 import gevent
+from gevent.event import Event
 from gevent.pool import Pool
 from gevent.server import StreamServer
 from gunicorn.http import errors
@@ -136,6 +137,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         super().__init__(*args, **kwargs)
         self.client_timeout = float(os.environ.get(CLIENT_TIMEOUT_ENV) or DEFAULT_CLIENT_TIMEOUT)
         self.waiting: dict[gevent.Timeout, Any] = {}  # connections between requests: deadline -> greenlet
+        self.stopping = Event()  # set with alive = False, so that the loop below stops at once
 
     def timeout_ctx(self) -> HeadDeadline:
         return HeadDeadline(self.cfg.keepalive if self.alive else min(self.cfg.keepalive, STOP_LINGER), self.waiting)
@@ -154,7 +156,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             servers.append(server)
         while self.alive:
             self.notify()
-            gevent.sleep(1.0)
+            self.stopping.wait(1.0)
         for server in servers:
             server.close()
         # Requests in progress have until the graceful timeout; kept-alive connections may send one
@@ -174,6 +176,10 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             self.notify()
             gevent.sleep(0.1)
 
+    def handle_exit(self, sig: Any, frame: Any) -> None:  # SIGTERM
+        super().handle_exit(sig, frame)
+        self.stopping.set()
+
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         req.body = self.read_body(req)
         deadline = gevent.Timeout(self.client_timeout)
@@ -187,6 +193,8 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             raise StopIteration from None  # gunicorn's way to end a connection quietly
         finally:
             deadline.cancel()
+            if not self.alive:  # max_requests reached: recycle now, not at the next heartbeat
+                self.stopping.set()
 
     def read_body(self, req: Any) -> Any:
         """The whole body as a stream, or a ``RefusedBody``; a refused body closes the connection,

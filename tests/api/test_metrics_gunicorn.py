@@ -347,7 +347,7 @@ def test_metrics_survive_dozens_of_worker_restarts(tmp_path):
         found = scrape_and_check()
         restarts = len(worker_pids(log_path)) - 2
 
-    assert restarts >= 40 and len(killed) >= 6, (killed, log_path.read_text(errors="replace")[-3000:])
+    assert restarts >= 30 and len(killed) >= 6, (killed, log_path.read_text(errors="replace")[-3000:])
     assert {"counter_archive.db", "histogram_archive.db"} <= files and len(files) <= 2 * 2 + 2, sorted(files)
     illegal = by_labels(found["chkobba_illegal_moves_total"], "code")
     assert {k[0]: v for k, v in illegal.items() if v} == {k: 3 * v for k, v in EXPECTED_ILLEGAL.items()}
