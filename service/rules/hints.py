@@ -585,6 +585,9 @@ class _Heuristic:
             if key not in self.worth:
                 self.worth[key] = self.race.value(self.tallies.add(self.side, (card,), False), self.side) - base
         self.sweep_worth = self.race.sweeps
+        # A table by the value and the race kind of each card, packed in one int (3 bits a count):
+        # tables alike in this are alike for our next capture.
+        self.follow_pack = {c: 1 << 3 * (8 * values[c] + 4 * _kind(c)[0] + 2 * _kind(c)[1] + _kind(c)[2]) for c in DECK}
         self.one_ply = False  # set by ``quick``: the race and the habits only
         self.spent = 0
 
@@ -707,31 +710,56 @@ class _Heuristic:
         his_last = stock == 0 and left == 1  # his play ends the round
         our_last = stock == 0 and left == 2
         by_value: dict[int, Any] = {}
+        memo: dict[tuple[int, bool | None], tuple[float, float]] = {}
+        pack = _PACK.__getitem__
+        follow = self.follows and bool(hand)
+        follows: dict[int, float] = {}
+        follow_pack = self.follow_pack.__getitem__
+        table_kind = sum(map(follow_pack, table))
         rated: list[tuple[float, float, float, float, int, bool]] = []  # his gain, our value, cost, mean, n, sweeps
         reach_7d = False
         for (value, _), cards in self.classes:
             rep = cards[0]  # the cards of a class capture alike and count alike in the race
             caps = by_value.get(value)
+            work = 0
             if caps is None:
                 caps = by_value[value] = captures_of(self.rules, table, rep, his_last)
+                work = _table_work(table)
             choices = [(o, caps.sweeps(i)) for i, o in enumerate(caps.options)] or [((), False)]
-            self._spend(len(choices))
+            self._spend(len(choices) + work)
             best: tuple[float, float, float] | None = None
             total = 0.0
+            rep_kind = pack(rep)
             for option, sweeps in choices:
-                holder: int | None
-                if option:
-                    after = tallies.add(them, (rep, *option), sweeps)
-                    rest = tuple(c for c in table if c not in option)
-                    holder = them
-                    reach_7d = reach_7d or SEVEN_OF_DIAMONDS in option
-                else:
-                    after, rest, holder = tallies, (*table, rep), last
-                if his_last and rest and holder is not None:
-                    after, rest = after.add(holder, rest, False), ()
-                mine = race.value(after, me)
-                ours = mine + self._follow(rest, hand, our_last) if self.follows and hand else mine
-                gain = base_me - ours if two else race.value(after, them) - base_them
+                # The race values after his play depend only on what it counts for: computed once
+                # per kind of capture (a huge table has hundreds of captures of a few kinds).
+                key = (rep_kind + sum(map(pack, option)), sweeps) if option else (rep_kind, None)
+                known = memo.get(key)
+                if known is None:
+                    holder: int | None
+                    if option:
+                        after = tallies.add(them, (rep, *option), sweeps)
+                        rest = tuple(c for c in table if c not in option)
+                        holder = them
+                    else:
+                        after, rest, holder = tallies, (*table, rep), last
+                    if his_last and rest and holder is not None:
+                        after = after.add(holder, rest, False)
+                    mine = race.value(after, me)
+                    known = memo[key] = (mine, 0.0 if two else race.value(after, them) - base_them)
+                mine, his_gain = known
+                if option and not reach_7d:
+                    reach_7d = SEVEN_OF_DIAMONDS in option
+                ours = mine
+                if follow:  # his play cannot end the round: we still hold cards
+                    # Our best capture depends only on the values and kinds of the cards he leaves.
+                    left_kind = table_kind - sum(map(follow_pack, option)) if option else table_kind + follow_pack(rep)
+                    next_gain = follows.get(left_kind)
+                    if next_gain is None:
+                        rest = tuple(c for c in table if c not in option) if option else (*table, rep)
+                        next_gain = follows[left_kind] = self._follow(rest, hand, our_last)
+                    ours += next_gain
+                gain = base_me - ours if two else his_gain
                 total += ours
                 if best is None or gain > best[0]:
                     best = (gain, ours, base_me - mine)
@@ -766,7 +794,7 @@ class _Heuristic:
         best = 0.0
         for card in hand:
             caps = captures_of(self.rules, table, card, last_play)
-            self._spend(1 + len(caps.options))
+            self._spend(1 + len(caps.options) + _table_work(table))
             if not caps.options:
                 continue
             own = worth[_kind(card)]
@@ -784,6 +812,13 @@ class _Reply(NamedTuple):
     cost: float  # what his best card takes from us, expected
     sweep_chance: float  # the chance that he holds a card that sweeps
     reach_7d: bool  # some card he may hold takes 7D
+
+
+def _table_work(table: Sequence[Card]) -> int:
+    """The steps of finding captures on a big table, beyond one per option found: the search for
+    sums grows with the table (and scopa keeps only a few of the sums it finds). Tables of real
+    rounds, of 12 cards or fewer, cost nothing more."""
+    return max(0, len(table) - 12)
 
 
 def _kind(card: Card) -> tuple[bool, bool, bool]:
@@ -895,7 +930,7 @@ class _Endgame:
         maximize = turn == self.me
         for card in hands[turn]:
             caps = captures_of(self.rules, table, card, left == 1)
-            self._spend(len(caps.options))
+            self._spend(len(caps.options) + _table_work(table))
             options: list[tuple[tuple[Card, ...], bool]] = [(o, caps.sweeps(i)) for i, o in enumerate(caps.options)]
             for option, sweep in options or [((), False)]:
                 got = self._value(self._after(pos, turn, (card, option, sweep)), 1 - turn)
