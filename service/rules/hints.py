@@ -585,9 +585,7 @@ class _Heuristic:
             if key not in self.worth:
                 self.worth[key] = self.race.value(self.tallies.add(self.side, (card,), False), self.side) - base
         self.sweep_worth = self.race.sweeps
-        # A table by the value and the race kind of each card, packed in one int (3 bits a count):
-        # tables alike in this are alike for our next capture.
-        self.follow_pack = {c: 1 << 3 * (8 * values[c] + 4 * _kind(c)[0] + 2 * _kind(c)[1] + _kind(c)[2]) for c in DECK}
+        self.follow_pack = _follow_pack(k.rules.profile.id, values)
         self.one_ply = False  # set by ``quick``: the race and the habits only
         self.spent = 0
 
@@ -812,6 +810,20 @@ class _Reply(NamedTuple):
     cost: float  # what his best card takes from us, expected
     sweep_chance: float  # the chance that he holds a card that sweeps
     reach_7d: bool  # some card he may hold takes 7D
+
+
+_FOLLOW_PACKS: dict[str, Mapping[Card, int]] = {}
+
+
+def _follow_pack(profile: str, values: Mapping[Card, int]) -> Mapping[Card, int]:
+    """A table by the value and the race kind of each card, packed in one int (3 bits a count):
+    tables alike in this are alike for our next capture. One mapping per profile."""
+    found = _FOLLOW_PACKS.get(profile)
+    if found is None:
+        found = _FOLLOW_PACKS[profile] = {
+            c: 1 << 3 * (8 * values[c] + 4 * _kind(c)[0] + 2 * _kind(c)[1] + _kind(c)[2]) for c in DECK
+        }
+    return found
 
 
 def _table_work(table: Sequence[Card]) -> int:
