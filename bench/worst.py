@@ -533,15 +533,13 @@ def _deal_op() -> Operation:
     def extremes() -> list[Request]:
         out = []
         for rules, players in (("chkobba", 4), ("chkobba-crp", 4), ("chkobba-crp", 3), ("scopa", 2)):
-            body: Body = {"rules": rules, "players": players, "dealer": players - 1, "seed": "x" * 64, "sealed": True}
+            common: Body = {"rules": rules, "players": players, "dealer": players - 1}
             if rules == "chkobba":
-                body["cut"] = "keep"
-            out.append(Request(name, "post", path, body, f"{players} sealed views, {_profile(rules)}"))
-            out.append(Request(name, "post", path, {**body, "sealed": False, "seed": None, "deck": list(CODES)}))
-        for request in out:
-            assert request.body is not None
-            if request.body.get("seed") is None:
-                request.body.pop("seed", None)
+                common["cut"] = "keep"
+            sealed = {**common, "seed": "x" * 64, "sealed": True}
+            out.append(Request(name, "post", path, sealed, f"{players} sealed views, {_profile(rules)}"))
+            plain = {**common, "deck": list(CODES)}
+            out.append(Request(name, "post", path, plain, f"the state and the deck, {players} players"))
         return out
 
     def sample(rng: random.Random) -> Request:
@@ -813,7 +811,6 @@ def _replay_op() -> Operation:
             deck = list(CODES)
             rng.shuffle(deck)
             complete = record_of(rules, players, 0, deck, 0.0, random.Random(0))
-            complete["moves"] = [m for m in complete["moves"]]
             body = {**complete, "claimed": claimed(_sides(rules, players))}
             out.append(
                 Request(name, "post", path, body, f"a record with a wrong claim, {players} players {_profile(rules)}")
