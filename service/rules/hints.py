@@ -368,7 +368,10 @@ def _legal_plays(k: SeatKnowledge) -> list[_Play]:
     for card in sorted(k.hand):
         caps = captures_of(k.rules, k.table, card, last_play)
         if caps.options:
-            plays.extend((card, option, caps.sweeps(i)) for i, option in enumerate(caps.options))
+            plays.extend([(card, option, False) for option in caps.options])
+            if caps.sweeping is not None:  # at most one option sweeps
+                start = len(plays) - len(caps.options)
+                plays[start + caps.sweeping] = (card, caps.options[caps.sweeping], True)
         else:
             plays.append((card, (), False))
     return plays
