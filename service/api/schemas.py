@@ -474,7 +474,7 @@ class HintsRequest(OneOfFields):
         metadata={
             "description": f"The most moves to answer, the best ones (default {HINTS_LIMIT}, at most "
             f"{MAX_HINTS_LIMIT}): real rounds rarely have more than 10 legal moves, but a huge table can have "
-            "thousands (a king on 34 table cards has 1,698 captures). `move_count` says how many there are."
+            "thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are."
         },
     )
 
@@ -525,7 +525,8 @@ class HintsResponse(Schema):
             "work budget cut the search short, and every move was scored by the race and the habits alone: "
             "`steps`, a step budget, which depends on the input only (the same input gets the same answer); "
             "`time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may "
-            "then get another answer). Real rounds reach neither; huge tables reach the step budget."
+            "then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint "
+            "benchmark, by steps); huge tables reach the step budget."
         },
     )
 

@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest moves, best first
-         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (at worst about 25 ms on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
+         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
          */
         post: operations["suggestMoves"];
         delete?: never;
@@ -436,7 +436,7 @@ export interface components {
             /** @description When given, must be the seat to move. */
             seat?: number;
             /**
-             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on 34 table cards has 1,698 captures). `move_count` says how many there are.
+             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
              * @default 20
              */
             limit?: number;
@@ -468,7 +468,7 @@ export interface components {
             /** @description How many legal moves the seat has, listed in `moves` or not. */
             move_count: number;
             /**
-             * @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds reach neither; huge tables reach the step budget.
+             * @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget.
              * @enum {string|null}
              */
             shortened_by: "steps" | "time" | null;
