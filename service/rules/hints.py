@@ -29,10 +29,10 @@ sides) that the strategy expects after it (README, "Move hints", gives every ter
 
 Every call has a bounded cost (README, "Move hints"), whatever the state: a ``Budget`` of counted
 steps for the endgame search and for the reply terms, each falling back to the cheaper terms when
-spent, and of CPU time as a safety net. Real rounds never reach the step budgets; a huge table
-(a state can hold 34 table cards, and a king then has 1,698 captures) does, and its moves are then
-scored by the race and the habits alone, one evaluation per kind of capture. The answer says which
-budget, if any, shortened the search.
+spent, and of CPU time as a safety net. Real rounds hardly ever reach the step budgets (2 calls of
+the 549,672 of bench/hints.py); a huge table (a state can hold 34 table cards, and a king then has
+over 1,600 captures) does, and its moves are then scored by the race and the habits alone, one
+evaluation per kind of capture. The answer says which budget, if any, shortened the search.
 
 Deterministic: no randomness, ties broken by card order, then capture positions. Steps are counted,
 so a step budget gives the same answer for the same input; only the time budget depends on the
@@ -88,11 +88,11 @@ class Reason(enum.Enum):
 
 
 # Work limits (README, "Move hints"), so that any valid state answers within a few milliseconds: a
-# huge table (a state can hold 34 table cards, and a king then has 1,698 captures) must not block a
+# huge table (a state can hold 34 table cards, and a king then has over 1,600 captures) must not block a
 # worker. Steps are counted (deterministic); bench/hints.py reports the most a real round spends,
 # bench/worst.py the CPU time of the states that spend the most.
-REPLY_BUDGET: Final = 1_200  # reply and next-capture steps per call (real rounds: at most about 650)
-ENDGAME_BUDGET: Final = 800  # positions and captures of the exact endgame search (real rounds: at most about 350)
+REPLY_BUDGET: Final = 1_200  # reply and next-capture steps per call (real rounds: about 720 at most, bar one)
+ENDGAME_BUDGET: Final = 800  # positions and captures of the endgame search (real rounds: about 630 at most, bar one)
 TIME_BUDGET: Final = 0.015  # seconds of this thread's CPU time for both searches: a safety net
 
 
