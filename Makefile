@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 TS_CLIENT := clients/typescript
 
-.PHONY: install test lint offline-checks browser ts-client bench bench-rules bench-http bench-hints run openapi readme clean
+.PHONY: install test lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +42,7 @@ test: lint offline-checks browser ts-client
 	$(BIN)/pytest
 
 # Benchmarks: never part of `make test`. `make bench` runs them all (several minutes).
-bench: bench-rules bench-http bench-hints
+bench: bench-rules bench-http bench-hints bench-worst
 
 bench-rules: install
 	$(BIN)/python -m bench.captures
@@ -52,6 +52,11 @@ bench-http: install
 
 bench-hints: install
 	$(BIN)/python -m bench.hints
+
+# Each operation's costliest valid requests, searched for and measured (README, "What each
+# operation costs at worst"); --update rewrites bench/worst_bodies.json.
+bench-worst: install
+	$(BIN)/python -m bench.worst
 
 run: install
 	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"

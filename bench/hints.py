@@ -20,6 +20,8 @@ rounds with a 95% Wilson interval, the mean point margin (the hinted side's tota
 other side's, over every round) with a 95% normal-approximation interval, and the median time of
 one ``suggest_moves`` call. A goal is met when its whole interval lies at or above it. A row
 ``greedy vs random`` calibrates the baseline: a plain greedy rule's share against the random player.
+It also counts the hint calls that a work budget cut short (``shortened_by``): real rounds should
+have none, since the budgets are sized far above what they need.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from service.rules import (
     legal_moves,
     round_breakdown,
 )
-from service.rules.hints import suggest_moves
+from service.rules.hints import suggest, suggest_moves
 from service.rules.round import advance
 
 # Every profile and player count the issue names, and chkobba-crp with four.
@@ -111,6 +113,7 @@ class Outcome:
     index: int
     margin: int  # the hinted side's total minus the best other side's
     hint_ns: tuple[int, ...]  # the time of each hinted call
+    shortened: int = 0  # hinted calls that a work budget cut short
 
 
 def play_round(profile: str, players: int, index: int, ours: str, theirs: str) -> Outcome:
@@ -123,14 +126,17 @@ def play_round(profile: str, players: int, index: int, ours: str, theirs: str) -
     state, _ = deal_round(rules, players, dealer, seed=seed)
     redeals = 0
     times: list[int] = []
+    shortened = 0
     ours_policy, theirs_policy = POLICIES[ours], POLICIES[theirs]
     while True:
         while state.turn is not None:
             mine = state.turn % sides == our_side
             if mine and ours == "hints":
                 t0 = time.perf_counter_ns()
-                move = ours_policy(state, rng)
+                found = suggest(state, limit=1)
                 times.append(time.perf_counter_ns() - t0)
+                move = found.moves[0].move
+                shortened += found.shortened_by is not None
             else:
                 move = (ours_policy if mine else theirs_policy)(state, rng)
             state, _ = advance(state, move)
@@ -140,7 +146,7 @@ def play_round(profile: str, players: int, index: int, ours: str, theirs: str) -
         state, _ = deal_round(rules, players, dealer, seed=f"{seed}/redeal{redeals}")
     totals = round_totals(state)
     best_other = max(t for s, t in enumerate(totals) if s != our_side)
-    return Outcome(index, totals[our_side] - best_other, tuple(times))
+    return Outcome(index, totals[our_side] - best_other, tuple(times), shortened)
 
 
 def round_totals(state: RoundState) -> list[int]:
@@ -188,6 +194,7 @@ def summarize(profile: str, players: int, ours: str, theirs: str, outcomes: Sequ
         "mean_margin": mean,
         "mean_margin_ci95": [mean - half, mean + half],
         "hint_calls": len(times),
+        "shortened_calls": sum(o.shortened for o in outcomes),
         "median_hint_us": statistics.median(times) / 1000 if times else None,
         "p99_hint_us": statistics.quantiles(times, n=100)[98] / 1000 if len(times) >= 100 else None,
         "goal": goal,
@@ -272,7 +279,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for r in results:
         print_row(r)
     elapsed = time.perf_counter() - started
+    calls = sum(r["hint_calls"] for r in results)
     print()
+    print(f"hint calls cut short by a work budget: {sum(r['shortened_calls'] for r in results)} of {calls:,}")
     print(f"total run time: {elapsed:.1f} s")
     if args.json:
         write_json(args.json, {"machine": info, "workers": workers, "results": results, "total_s": elapsed})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules import deal_round, seeded_deck
+from service.rules import DECK, deal_round, seeded_deck
 
 Example = dict[str, Any]
 
@@ -170,6 +170,9 @@ VIEW: dict[str, Example] = {
     },
 }
 
+# Every face card in the hands: the table holds the 28 others, and each king about 1,640 captures.
+_HUGE_HANDS = [["KD", "QH", "QS"], ["KH", "KS", "KC"], ["JD", "JH", "JS"], ["JC", "QD", "QC"]]
+
 HINTS: dict[str, Example] = {
     "takes-the-seven-of-diamonds": {
         "summary": "The leader of a seeded chkobba round: QC (8) takes AC+7D rather than AC+7H",
@@ -198,6 +201,26 @@ HINTS: dict[str, Example] = {
                 "sweeps": [1, 0],
                 "last_capturer": 0,
             }
+        },
+    },
+    "huge-table": {
+        "summary": "Four players and 28 table cards: 4,926 legal moves, the best 3 asked for; the step budget "
+        "leaves the race and the habits to score them (shortened_by: steps)",
+        "body": {
+            "state": {
+                "rules": "chkobba",
+                "players": 4,
+                "dealer": 0,
+                "phase": "play",
+                "turn": 1,
+                "hands": _HUGE_HANDS,
+                "table": [c.code for c in DECK if c.code not in {x for hand in _HUGE_HANDS for x in hand}],
+                "stock": [],
+                "piles": [[], []],
+                "sweeps": [0, 0],
+                "last_capturer": None,
+            },
+            "limit": 3,
         },
     },
     "cut": {

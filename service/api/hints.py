@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from service.rules.hints import suggest_moves
+from service.rules import hints as strategy
 
 from . import examples, schemas
 from .io import answer, body
@@ -21,12 +21,15 @@ bp = Blueprint("hints", __name__)
         "post",
         "/v1/hints",
         "Suggest moves, best first",
-        "For the round in `state` (or `state_token`), every legal move of the seat to move, ranked best first, each "
+        "For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each "
         'with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture '
-        "option in phase play, keep and table in phase cut. The strategy uses only that seat's view, never another "
-        "hand or the stock; the answer is the same for the same input. `seat`, when given, must be the seat to move "
-        "(else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent "
-        "as it is to playRound.",
+        "option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), "
+        "and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the "
+        "stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the "
+        'benchmark\'s machine, README "What each operation costs at worst"): the answer is the same for the same '
+        "input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else "
+        "`not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it "
+        "is to playRound.",
         "rounds",
         schemas.HintsResponse,
         schemas.HintsRequest,
@@ -36,5 +39,13 @@ bp = Blueprint("hints", __name__)
 def suggest() -> Response:
     data = body("hints")
     state = state_of(data)
-    hints = suggest_moves(state, data.get("seat"))
-    return answer({"seat": state.turn, "moves": [hint.to_json() for hint in hints]})
+    found = strategy.suggest(state, data.get("seat"), limit=data["limit"])
+    shortened = found.shortened_by
+    return answer(
+        {
+            "seat": state.turn,
+            "moves": [hint.to_json() for hint in found.moves],
+            "move_count": found.count,
+            "shortened_by": None if shortened is None else shortened.value,
+        }
+    )

@@ -70,7 +70,8 @@ def deal() -> Response:
         "Play one move of a round",
         "Checks `state` against RULES.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase "
         "cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move "
-        "is a 422 problem naming the legal options.",
+        "is a 422 problem naming the legal options, every one (up to about 330 KB on a 34-card table, README "
+        '"What each operation costs at worst"; never with a `state_token`).',
         "rounds",
         schemas.PlayResponse,
         schemas.PlayRequest,
@@ -145,7 +146,8 @@ def _sealer() -> Sealer:
         "Replay a whole round record",
         "Deals from `deck` and plays `moves` in order, giving a verdict on each and stopping at the first illegal "
         "one, which is a verdict (200), not an error. Answers with the state reached and, when the record reaches "
-        "the end of the round, the breakdown; with `claimed`, a verdict on the claimed breakdown.",
+        "the end of the round, the breakdown; with `claimed`, a verdict on the claimed breakdown. The illegal move's "
+        "verdict lists every legal option of the seat (`legal`), which a big table makes long.",
         "rounds",
         schemas.ReplayResponse,
         schemas.ReplayRequest,

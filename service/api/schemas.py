@@ -236,11 +236,21 @@ class CaptureOptionOut(Schema):
     sweep = fields.Boolean(required=True)
 
 
+HUGE_CAPTURES = (
+    "Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, "
+    'about 83 KB of JSON (README, "What each operation costs at worst").'
+)
+
+
 class CardMovesOut(Schema):
     card = CardField(required=True)
     value = fields.Integer(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(["match", "sum", "none"]))
-    options = fields.List(fields.Nested(CaptureOptionOut), required=True)
+    options = fields.List(
+        fields.Nested(CaptureOptionOut),
+        required=True,
+        metadata={"description": f"Every legal capture. {HUGE_CAPTURES}"},
+    )
 
 
 class CapturesResponse(Schema):
@@ -357,7 +367,8 @@ class MoveVerdictOut(Schema):
     captured = fields.List(CardField(), required=True)
     sweep = fields.Boolean(required=True)
     legal = fields.List(
-        fields.Nested(CardMovesOut), metadata={"description": "When illegal: what the seat could play."}
+        fields.Nested(CardMovesOut),
+        metadata={"description": f"When illegal: what the seat could play, every capture option. {HUGE_CAPTURES}"},
     )
     legal_cuts = fields.List(fields.String(), metadata={"description": "When illegal in phase cut: keep, table."})
 
@@ -439,9 +450,12 @@ class ProblemOut(Schema):
         metadata={"description": "Validation messages per field path (dot-separated)."},
     )
     options = fields.List(
-        fields.Nested(CaptureOptionOut), metadata={"description": "Moves: the played card's options."}
+        fields.Nested(CaptureOptionOut), metadata={"description": f"Moves: the played card's options. {HUGE_CAPTURES}"}
     )
-    legal = fields.List(fields.Nested(CardMovesOut), metadata={"description": "Moves: what each hand card may do."})
+    legal = fields.List(
+        fields.Nested(CardMovesOut),
+        metadata={"description": f"Moves: what each hand card may do, every option. {HUGE_CAPTURES}"},
+    )
 
 
 class HealthOut(Schema):
@@ -451,11 +465,24 @@ class HealthOut(Schema):
 # ---- move hints ----------------------------------------------------------------------------------
 
 
+HINTS_LIMIT = 20  # every legal move of a real round (the most seen in the benchmark's rounds: 10)
+MAX_HINTS_LIMIT = 100
+
+
 class HintsRequest(OneOfFields):
     exclusive = ("state", "state_token")
     state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     seat = Seat(metadata={"description": "When given, must be the seat to move."})
+    limit = StrictInt(
+        load_default=HINTS_LIMIT,
+        validate=validate.Range(min=1, max=MAX_HINTS_LIMIT),
+        metadata={
+            "description": f"The most moves to answer, the best ones (default {HINTS_LIMIT}, at most "
+            f"{MAX_HINTS_LIMIT}): real rounds rarely have more than 10 legal moves, but a huge table can have "
+            "thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are."
+        },
+    )
 
 
 class HintMoveOut(Schema):
@@ -487,7 +514,26 @@ class HintsResponse(Schema):
     moves = fields.List(
         fields.Nested(HintOut),
         required=True,
-        metadata={"description": "Every legal move of that seat, best first; ties in card order, then capture order."},
+        metadata={
+            "description": "The best `limit` legal moves of that seat (every one when there are no more), best "
+            "first; ties in card order, then capture order."
+        },
+    )
+    move_count = fields.Integer(
+        required=True, metadata={"description": "How many legal moves the seat has, listed in `moves` or not."}
+    )
+    shortened_by = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["steps", "time"]),
+        metadata={
+            "description": 'null when every move was scored by the whole strategy (README, "Move hints"). Else a '
+            "work budget cut the search short, and every move was scored by the race and the habits alone: "
+            "`steps`, a step budget, which depends on the input only (the same input gets the same answer); "
+            "`time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may "
+            "then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint "
+            "benchmark, by steps); huge tables reach the step budget."
+        },
     )
 
 

@@ -27,17 +27,25 @@ sides) that the strategy expects after it (README, "Move hints", gives every ter
    the rest of the round is searched exactly (minimax, the table going to the last capturer,
    RULES.md §6) and the score is the exact final margin.
 
-Two work limits (``ENDGAME_BUDGET``, ``REPLY_BUDGET``) fall back to the cheaper terms on absurd
-states, such as a table of 34 cards; real rounds never reach them.
+Every call has a bounded cost (README, "Move hints"), whatever the state: a ``Budget`` of counted
+steps for the endgame search and for the reply terms, each falling back to the cheaper terms when
+spent, and of CPU time as a safety net. Real rounds hardly ever reach the step budgets (2 calls of
+the 549,672 of bench/hints.py); a huge table (a state can hold 34 table cards, and a king then has
+over 1,600 captures) does, and its moves are then scored by the race and the habits alone, one
+evaluation per kind of capture. The answer says which budget, if any, shortened the search.
 
-Deterministic: no randomness, ties broken by card order, then capture positions.
+Deterministic: no randomness, ties broken by card order, then capture positions. Steps are counted,
+so a step budget gives the same answer for the same input; only the time budget depends on the
+machine, and it is sized to be reached only when the machine is far slower than the one the step
+budgets were sized on.
 """
 
 from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
@@ -79,10 +87,61 @@ class Reason(enum.Enum):
     TABLES_CUT_CARD = "tables-cut-card"  # the cut: put the drawn card on the table
 
 
-# Work limits, so that a huge table (a state can hold 34 table cards, and a king then has 1,698
-# captures) still answers in a fraction of a second. Real rounds stay far below both.
-REPLY_BUDGET: Final = 5_000  # reply and next-capture evaluations per call (real rounds: under 1,000)
-ENDGAME_BUDGET: Final = 5_000  # positions of the exact endgame search (real rounds: a few hundred at most)
+# Work limits (README, "Move hints"), so that any valid state answers within a few milliseconds: a
+# huge table (a state can hold 34 table cards, and a king then has over 1,600 captures) must not block a
+# worker. Steps are counted (deterministic); bench/hints.py reports the most a real round spends,
+# bench/worst.py the CPU time of the states that spend the most.
+REPLY_BUDGET: Final = 1_200  # reply and next-capture steps per call (real rounds: about 720 at most, bar one)
+ENDGAME_BUDGET: Final = 800  # positions and captures of the endgame search (real rounds: about 630 at most, bar one)
+TIME_BUDGET: Final = 0.015  # seconds of this thread's CPU time for both searches: a safety net
+
+
+class Shortened(enum.Enum):
+    """Which budget cut the search short (``Hints.shortened_by``)."""
+
+    STEPS = "steps"  # deterministic: the same input is always cut the same way
+    TIME = "time"  # the machine was too slow for the step budgets: the answer may vary with load
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The work one call may do: steps for each search, and CPU seconds for both (a safety net, read
+    from ``clock``: this thread's CPU time, which other processes' load barely changes)."""
+
+    reply_steps: int = REPLY_BUDGET
+    endgame_steps: int = ENDGAME_BUDGET
+    seconds: float = TIME_BUDGET
+    clock: Callable[[], float] = time.thread_time
+
+
+DEFAULT_BUDGET: Final = Budget()
+
+
+class _Meter:
+    """One call's spending against its ``Budget``."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.clock = budget.clock
+        self.deadline = budget.clock() + budget.seconds
+        self.shortened_by: Shortened | None = None
+        self.unchecked = 0  # steps since the clock was last read
+
+    def over_steps(self) -> _OverBudget:
+        if self.shortened_by is None:
+            self.shortened_by = Shortened.STEPS
+        return _OverBudget()
+
+    def check_time(self, steps: int) -> None:
+        """Read the clock every 16 steps or so (a read costs about a microsecond, a step several)."""
+        self.unchecked += steps
+        if self.unchecked < 16:
+            return
+        self.unchecked = 0
+        if self.clock() > self.deadline:
+            self.shortened_by = Shortened.TIME
+            raise _OverBudget
+
 
 REASONS: Final = tuple(r.value for r in Reason)
 _REASON_ORDER: Final = {r: i for i, r in enumerate(Reason)}
@@ -187,10 +246,33 @@ class Hint:
         return {"move": move, "score": self.score, "reasons": [r.value for r in self.reasons]}
 
 
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """The answer of ``suggest``: the best moves, how many legal moves there are, and which budget,
+    if any, cut the search short (then every move was scored by the race and the habits alone)."""
+
+    moves: tuple[Hint, ...]  # best first, at most ``limit``
+    count: int  # every legal move of the seat
+    shortened_by: Shortened | None = None
+
+
 def suggest_moves(state: RoundState, seat: int | None = None, weights: Weights | None = None) -> tuple[Hint, ...]:
     """Every legal move of the seat to move, best first (a valid state is assumed: validate it first
     when it comes from outside). ``seat``, when given, must be the seat to move (``NotYourTurn``);
     nobody moves in phases redeal and over (``WrongPhase``)."""
+    return suggest(state, seat, weights).moves
+
+
+def suggest(
+    state: RoundState,
+    seat: int | None = None,
+    weights: Weights | None = None,
+    *,
+    limit: int | None = None,
+    budget: Budget = DEFAULT_BUDGET,
+) -> Hints:
+    """``suggest_moves`` with its cost in view: at most ``limit`` moves (all when None), the search
+    within ``budget``, and the number of legal moves."""
     turn = state.turn
     if turn is None or state.phase not in (Phase.PLAY, Phase.CUT):
         raise WrongPhase(f"nobody moves in phase {state.phase.value}", field="state.phase", phase=state.phase.value)
@@ -199,43 +281,56 @@ def suggest_moves(state: RoundState, seat: int | None = None, weights: Weights |
             raise InvalidInput(f"seat must be from 0 to {state.players - 1}", field="seat")
         if seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s", field="seat", turn=turn)
-    return rank_moves(SeatKnowledge.of(seat_view(state, turn)), weights)
+    return rank(SeatKnowledge.of(seat_view(state, turn)), weights, limit=limit, budget=budget)
 
 
 def rank_moves(knowledge: SeatKnowledge, weights: Weights | None = None) -> tuple[Hint, ...]:
     """The strategy: every legal move of ``knowledge.seat``, which must be the seat to move, ranked."""
+    return rank(knowledge, weights).moves
+
+
+def rank(
+    knowledge: SeatKnowledge,
+    weights: Weights | None = None,
+    *,
+    limit: int | None = None,
+    budget: Budget = DEFAULT_BUDGET,
+) -> Hints:
+    """``rank_moves``, the best ``limit`` moves only, within ``budget``."""
     k = knowledge
     if k.turn != k.seat:
         raise NotYourTurn(f"it is seat {k.turn}'s turn, not seat {k.seat}'s", field="seat", turn=k.turn)
+    if limit is not None and limit < 1:
+        raise InvalidInput("limit must be at least 1", field="limit")
     w = weights or WEIGHTS.get(k.rules.profile.id, DEFAULT_WEIGHTS)
     if k.phase is Phase.CUT:
-        return _cut_hints(k, w)
+        cut = _cut_hints(k, w)
+        return Hints(cut[:limit], len(cut))
     if k.phase is not Phase.PLAY:
         raise WrongPhase(f"nobody moves in phase {k.phase.value}", field="state.phase", phase=k.phase.value)
+    meter = _Meter(budget)
     plays = _legal_plays(k)
-    scored: list[Hint] | None = None
+    scored: list[_Scored] | None = None
     if k.players == 2 and k.stock_size == 0:
         try:
-            scored = _Endgame(k).score(plays)
+            scored = _Endgame(k, meter).score(plays)
         except _OverBudget:
             scored = None
     if scored is None:
-        heuristic = _Heuristic(k, w)
+        heuristic = _Heuristic(k, w, meter)
         try:
             scored = heuristic.score(plays)
         except _OverBudget:
-            heuristic.one_ply = True
-            scored = heuristic.score(plays)
-    position = {c: i for i, c in enumerate(k.table)}
-    ranked = sorted(
-        scored,
-        key=lambda h: (
-            -h.score,
-            h.move.card.index if isinstance(h.move, PlayMove) else 0,
-            tuple(position[c] for c in (h.move.capture or ())) if isinstance(h.move, PlayMove) else (),
-        ),
-    )
-    return tuple(ranked)
+            scored = heuristic.quick(plays)
+    # The plays come in card order, then in lexicographic order of the table positions taken: a
+    # stable sort on the score alone breaks ties that way.
+    negated = [-score for score, _ in scored]
+    best = sorted(range(len(plays)), key=negated.__getitem__)[:limit]
+    moves = tuple(Hint(PlayMove(plays[i][0], plays[i][1]), scored[i][0], scored[i][1]) for i in best)
+    return Hints(moves, len(plays), meter.shortened_by)
+
+
+_Scored = tuple[float, tuple[Reason, ...]]  # a play's score (rounded) and its reasons, in order
 
 
 # ---- the cut ----------------------------------------------------------------------------------------
@@ -259,7 +354,7 @@ def _cut_hints(k: SeatKnowledge, w: Weights) -> tuple[Hint, ...]:
 
 
 class _OverBudget(Exception):
-    """The search would take too long: fall back to a cheaper evaluation (deterministically)."""
+    """A budget is spent: fall back to a cheaper evaluation (``_Meter.shortened_by`` says which)."""
 
 
 # ---- legal plays ------------------------------------------------------------------------------------
@@ -273,7 +368,10 @@ def _legal_plays(k: SeatKnowledge) -> list[_Play]:
     for card in sorted(k.hand):
         caps = captures_of(k.rules, k.table, card, last_play)
         if caps.options:
-            plays.extend((card, option, caps.sweeps(i)) for i, option in enumerate(caps.options))
+            plays.extend([(card, option, False) for option in caps.options])
+            if caps.sweeping is not None:  # at most one option sweeps
+                start = len(plays) - len(caps.options)
+                plays[start + caps.sweeping] = (card, caps.options[caps.sweeping], True)
         else:
             plays.append((card, (), False))
     return plays
@@ -317,13 +415,52 @@ def _unique_top(values: Sequence[int]) -> int | None:
 
 @cache
 def _most(counts: tuple[int, ...], total: int) -> tuple[float, ...]:
-    """The chance of each side to end with strictly the most of ``total`` cards of a kind."""
-    chances = [0.0] * len(counts)
-    for final, p in _finals(counts, total - sum(counts)):
+    """The chance of each side to end with strictly the most of ``total`` cards of a kind.
+
+    Counted in whole numbers of ways, by sums of binomial coefficients: a few dozen operations for
+    two or three sides, where listing every split of 36 cards among three sides takes 703 (a new
+    count vector must cost little: a worker's first calls meet many)."""
+    remaining = total - sum(counts)
+    if len(counts) == 2:
+        a, b = counts
+        gap = b + remaining - a  # side 0 leads when it gets x cards with 2x > gap
+        leads = _ways_between(remaining, gap // 2 + 1, remaining), _ways_between(remaining, 0, (gap + 1) // 2 - 1)
+        return tuple(w / 2**remaining for w in leads)
+    if len(counts) == 3:
+        chances = []
+        for side in range(3):
+            other, last = [counts[s] for s in range(3) if s != side]
+            ways = 0
+            for x in range(remaining + 1):  # x cards to this side, and of the rest from low to high to ``other``
+                top, rest = counts[side] + x, remaining - x
+                ways += math.comb(remaining, x) * _ways_between(rest, rest - top + last + 1, top - other - 1)
+            chances.append(ways / 3**remaining)
+        return tuple(chances)
+    chances_any = [0.0] * len(counts)
+    for final, p in _finals(counts, remaining):
         winner = _unique_top(final)
         if winner is not None:
-            chances[winner] += p
-    return tuple(chances)
+            chances_any[winner] += p
+    return tuple(chances_any)
+
+
+@cache
+def _binomial_sums(n: int) -> tuple[int, ...]:
+    """``sums[k]``: the sum of C(n, j) for j below k, k from 0 to n + 1."""
+    sums = [0]
+    for j in range(n + 1):
+        sums.append(sums[-1] + math.comb(n, j))
+    return tuple(sums)
+
+
+def _ways_between(n: int, low: int, high: int) -> int:
+    """The ways to give each of ``n`` cards to one of two sides with the first getting from ``low``
+    to ``high`` of them."""
+    low, high = max(low, 0), min(high, n)
+    if low > high:
+        return 0
+    sums = _binomial_sums(n)
+    return sums[high + 1] - sums[low]
 
 
 @cache
@@ -422,8 +559,9 @@ class _Race:
 class _Heuristic:
     """Terms 1 to 4 of the module docstring."""
 
-    def __init__(self, k: SeatKnowledge, w: Weights) -> None:
+    def __init__(self, k: SeatKnowledge, w: Weights, meter: _Meter | None = None) -> None:
         self.k, self.w = k, w
+        self.meter = meter or _Meter(DEFAULT_BUDGET)
         self.rules = k.rules
         self.n = k.sides
         self.side = k.side
@@ -450,18 +588,44 @@ class _Heuristic:
             if key not in self.worth:
                 self.worth[key] = self.race.value(self.tallies.add(self.side, (card,), False), self.side) - base
         self.sweep_worth = self.race.sweeps
-        self.one_ply = False  # set when the reply and next-capture terms would exceed REPLY_BUDGET
+        self.follow_pack = _follow_pack(k.rules.profile.id, values)
+        self.one_ply = False  # set by ``quick``: the race and the habits only
         self.spent = 0
 
-    def score(self, plays: list[_Play]) -> list[Hint]:
+    def score(self, plays: list[_Play]) -> list[_Scored]:
+        """Every term, for every play; raises ``_OverBudget`` past the reply budget (each play
+        takes at least one step per class of unseen cards: a hopeless search is not started)."""
+        if self.k.stock_size == 0 and sum(self.k.hand_sizes) == 1:
+            return self.quick(plays)  # the last play of the round: nobody replies, the race is every term
+        if len(plays) * max(1, len(self.classes)) > self.meter.budget.reply_steps:
+            raise self.meter.over_steps()
         evaluated = [self._evaluate(p) for p in plays]
         any_risk = any(risk for *_, risk in evaluated)
-        hints = []
-        for move, score, reasons, risk in evaluated:
+        scored = []
+        for _, score, reasons, risk in evaluated:
             if any_risk and risk == 0.0 and Reason.SWEEPS not in reasons:
                 reasons.append(Reason.BLOCKS_SWEEP)
-            hints.append(Hint(move, round(score, 4), _ordered(reasons)))
-        return hints
+            scored.append((round(score, 4), _ordered(reasons)))
+        return scored
+
+    def quick(self, plays: list[_Play]) -> list[_Scored]:
+        """The race and the habits only (no reply, no next capture), for every play: once per kind
+        of play, since they depend only on the card played and on what the capture counts for (how
+        many cards, diamonds, sevens and sixes, and 7D), not on which table cards it takes. At the
+        end of the round either every capture takes the whole table with it, or the card is laid."""
+        self.one_ply = True
+        memo: dict[tuple[Card, int, bool], _Scored] = {}
+        pack = _PACK.__getitem__
+        scored = []
+        for play in plays:
+            card, taken, sweep = play
+            key = (card, sum(map(pack, taken)), sweep)
+            found = memo.get(key)
+            if found is None:
+                _, score, reasons, _ = self._evaluate(play)
+                found = memo[key] = (round(score, 4), _ordered(reasons))
+            scored.append(found)
+        return scored
 
     def _evaluate(self, play: _Play) -> tuple[PlayMove, float, list[Reason], float | None]:
         """The move, its score, its reasons, and the chance that the next player can sweep (None when
@@ -547,31 +711,56 @@ class _Heuristic:
         his_last = stock == 0 and left == 1  # his play ends the round
         our_last = stock == 0 and left == 2
         by_value: dict[int, Any] = {}
+        memo: dict[tuple[int, bool | None], tuple[float, float]] = {}
+        pack = _PACK.__getitem__
+        follow = self.follows and bool(hand)
+        follows: dict[int, float] = {}
+        follow_pack = self.follow_pack.__getitem__
+        table_kind = sum(map(follow_pack, table))
         rated: list[tuple[float, float, float, float, int, bool]] = []  # his gain, our value, cost, mean, n, sweeps
         reach_7d = False
         for (value, _), cards in self.classes:
             rep = cards[0]  # the cards of a class capture alike and count alike in the race
             caps = by_value.get(value)
+            work = 0
             if caps is None:
                 caps = by_value[value] = captures_of(self.rules, table, rep, his_last)
+                work = _table_work(table)
             choices = [(o, caps.sweeps(i)) for i, o in enumerate(caps.options)] or [((), False)]
-            self._spend(len(choices))
+            self._spend(len(choices) + work)
             best: tuple[float, float, float] | None = None
             total = 0.0
+            rep_kind = pack(rep)
             for option, sweeps in choices:
-                holder: int | None
-                if option:
-                    after = tallies.add(them, (rep, *option), sweeps)
-                    rest = tuple(c for c in table if c not in option)
-                    holder = them
-                    reach_7d = reach_7d or SEVEN_OF_DIAMONDS in option
-                else:
-                    after, rest, holder = tallies, (*table, rep), last
-                if his_last and rest and holder is not None:
-                    after, rest = after.add(holder, rest, False), ()
-                mine = race.value(after, me)
-                ours = mine + self._follow(rest, hand, our_last) if self.follows and hand else mine
-                gain = base_me - ours if two else race.value(after, them) - base_them
+                # The race values after his play depend only on what it counts for: computed once
+                # per kind of capture (a huge table has hundreds of captures of a few kinds).
+                key = (rep_kind + sum(map(pack, option)), sweeps) if option else (rep_kind, None)
+                known = memo.get(key)
+                if known is None:
+                    holder: int | None
+                    if option:
+                        after = tallies.add(them, (rep, *option), sweeps)
+                        rest = tuple(c for c in table if c not in option)
+                        holder = them
+                    else:
+                        after, rest, holder = tallies, (*table, rep), last
+                    if his_last and rest and holder is not None:
+                        after = after.add(holder, rest, False)
+                    mine = race.value(after, me)
+                    known = memo[key] = (mine, 0.0 if two else race.value(after, them) - base_them)
+                mine, his_gain = known
+                if option and not reach_7d:
+                    reach_7d = SEVEN_OF_DIAMONDS in option
+                ours = mine
+                if follow:  # his play cannot end the round: we still hold cards
+                    # Our best capture depends only on the values and kinds of the cards he leaves.
+                    left_kind = table_kind - sum(map(follow_pack, option)) if option else table_kind + follow_pack(rep)
+                    next_gain = follows.get(left_kind)
+                    if next_gain is None:
+                        rest = tuple(c for c in table if c not in option) if option else (*table, rep)
+                        next_gain = follows[left_kind] = self._follow(rest, hand, our_last)
+                    ours += next_gain
+                gain = base_me - ours if two else his_gain
                 total += ours
                 if best is None or gain > best[0]:
                     best = (gain, ours, base_me - mine)
@@ -596,8 +785,9 @@ class _Heuristic:
 
     def _spend(self, work: int) -> None:
         self.spent += work
-        if self.spent > REPLY_BUDGET:
-            raise _OverBudget
+        if self.spent > self.meter.budget.reply_steps:
+            raise self.meter.over_steps()
+        self.meter.check_time(work)
 
     def _follow(self, table: tuple[Card, ...], hand: tuple[Card, ...], last_play: bool) -> float:
         """What our best capture with ``hand`` on ``table`` is worth, the cards valued one by one."""
@@ -605,7 +795,7 @@ class _Heuristic:
         best = 0.0
         for card in hand:
             caps = captures_of(self.rules, table, card, last_play)
-            self._spend(1 + len(caps.options))
+            self._spend(1 + len(caps.options) + _table_work(table))
             if not caps.options:
                 continue
             own = worth[_kind(card)]
@@ -625,9 +815,42 @@ class _Reply(NamedTuple):
     reach_7d: bool  # some card he may hold takes 7D
 
 
+_FOLLOW_PACKS: dict[str, Mapping[Card, int]] = {}
+
+
+def _follow_pack(profile: str, values: Mapping[Card, int]) -> Mapping[Card, int]:
+    """A table by the value and the race kind of each card, packed in one int (3 bits a count):
+    tables alike in this are alike for our next capture. One mapping per profile."""
+    found = _FOLLOW_PACKS.get(profile)
+    if found is None:
+        found = _FOLLOW_PACKS[profile] = {
+            c: 1 << 3 * (8 * values[c] + 4 * _kind(c)[0] + 2 * _kind(c)[1] + _kind(c)[2]) for c in DECK
+        }
+    return found
+
+
+def _table_work(table: Sequence[Card]) -> int:
+    """The steps of finding captures on a big table, beyond one per option found: the search for
+    sums grows with the table (and scopa keeps only a few of the sums it finds). Tables of real
+    rounds, of 12 cards or fewer, cost nothing more."""
+    return max(0, len(table) - 12)
+
+
 def _kind(card: Card) -> tuple[bool, bool, bool]:
     """What a card counts for in the race: diamond, seven, six."""
     return card.suit is Suit.DIAMONDS, card.rank is Rank.SEVEN, card.rank is Rank.SIX
+
+
+# What a set of cards counts for, packed in one int so that a sum adds it up: the number of cards,
+# of diamonds, of sevens, of sixes and of 7D, six bits each (at most 40 of anything).
+_PACK: Final = {
+    c: 1
+    + ((c.suit is Suit.DIAMONDS) << 6)
+    + ((c.rank is Rank.SEVEN) << 12)
+    + ((c.rank is Rank.SIX) << 18)
+    + ((c is SEVEN_OF_DIAMONDS) << 24)
+    for c in DECK
+}
 
 
 def _ordered(reasons: Sequence[Reason]) -> tuple[Reason, ...]:
@@ -650,21 +873,26 @@ class _Endgame:
     is searched (minimax on the final margin; the last play never sweeps, RULES.md §5; the table goes
     to the last capturer, §6). At most three cards each: a few hundred positions."""
 
-    def __init__(self, k: SeatKnowledge) -> None:
+    def __init__(self, k: SeatKnowledge, meter: _Meter | None = None) -> None:
         self.k = k
+        self.meter = meter or _Meter(DEFAULT_BUDGET)
         self.rules = k.rules
         self.me = k.seat
         self.memo: dict[tuple[Any, ...], tuple[float, int | None]] = {}
         self.leaves: dict[tuple[Any, ...], float] = {}
         self.nodes = 0
 
-    def score(self, plays: list[_Play]) -> list[Hint]:
+    def score(self, plays: list[_Play]) -> list[_Scored]:
+        """Raises ``_OverBudget`` past the endgame budget (each play is a position at least: a
+        hopeless search is not started)."""
+        if len(plays) > self.meter.budget.endgame_steps:
+            raise self.meter.over_steps()
         k, me = self.k, self.me
         hands: list[tuple[Card, ...]] = [(), ()]
         hands[me], hands[1 - me] = tuple(sorted(k.hand)), k.unseen()
         start: _Position = (k.table, tuple(hands), k.piles, k.sweeps, k.last_capturer)
         scores = self.rules.scores
-        hints = []
+        scored = []
         for play in plays:
             value, last = self._value(self._after(start, me, play), 1 - me)
             card, taken, sweep = play
@@ -688,8 +916,8 @@ class _Endgame:
                 reasons.append(Reason.TAKES_SEVEN_OF_DIAMONDS)
             if last == me:
                 reasons.append(Reason.WINS_LAST_CAPTURE)
-            hints.append(Hint(PlayMove(card, taken), round(value, 4), _ordered(reasons)))
-        return hints
+            scored.append((round(value, 4), _ordered(reasons)))
+        return scored
 
     @staticmethod
     def _after(pos: _Position, seat: int, play: _Play) -> _Position:
@@ -704,9 +932,7 @@ class _Endgame:
 
     def _value(self, pos: _Position, turn: int) -> tuple[float, int | None]:
         """The final margin for our seat under best play from both seats, and who captures last."""
-        self.nodes += 1
-        if self.nodes > ENDGAME_BUDGET:
-            raise _OverBudget
+        self._spend(1)
         table, hands, piles, sweeps, last = pos
         left = len(hands[0]) + len(hands[1])
         if left == 0:
@@ -719,6 +945,7 @@ class _Endgame:
         maximize = turn == self.me
         for card in hands[turn]:
             caps = captures_of(self.rules, table, card, left == 1)
+            self._spend(len(caps.options) + _table_work(table))
             options: list[tuple[tuple[Card, ...], bool]] = [(o, caps.sweeps(i)) for i, o in enumerate(caps.options)]
             for option, sweep in options or [((), False)]:
                 got = self._value(self._after(pos, turn, (card, option, sweep)), 1 - turn)
@@ -727,6 +954,13 @@ class _Endgame:
         assert best is not None
         self.memo[key] = best
         return best
+
+    def _spend(self, work: int) -> None:
+        """One step per position and per capture option generated."""
+        self.nodes += work
+        if self.nodes > self.meter.budget.endgame_steps:
+            raise self.meter.over_steps()
+        self.meter.check_time(work)
 
     def _final(self, pos: _Position) -> float:
         table, _, piles, sweeps, last = pos

@@ -47,8 +47,10 @@ def deal(client, **body) -> Any:
 
 
 def check_shape(body: dict[str, Any]) -> None:
-    assert set(body) == {"seat", "moves"}
+    assert set(body) == {"seat", "moves", "move_count", "shortened_by"}
     assert body["moves"], body
+    # Real rounds: every legal move (the default limit is 20), and no budget reached.
+    assert body["move_count"] == len(body["moves"]) and body["shortened_by"] is None
     for entry in body["moves"]:
         assert set(entry) == MOVE_KEYS
         assert isinstance(entry["score"], int | float)
@@ -194,3 +196,68 @@ def test_a_bad_state_is_a_bad_state(client):
     state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-bad", cut="keep")["state"]
     state["turn"] = 0
     problem(hints(client, state=state), 422, "bad-state")
+
+
+# ---- the limit and the budgets (README, "Move hints": "What a call may cost") -------------------------
+
+# Every face card in the hands: the table holds the other 28, and the seat to move (1) holds three kings.
+HUGE_HANDS = [["KD", "QH", "QS"], ["KH", "KS", "KC"], ["JD", "JH", "JS"], ["JC", "QD", "QC"]]
+
+
+def huge_state() -> dict[str, Any]:
+    faces = {c for hand in HUGE_HANDS for c in hand}
+    return {
+        "rules": "chkobba",
+        "players": 4,
+        "dealer": 0,
+        "phase": "play",
+        "turn": 1,
+        "hands": HUGE_HANDS,
+        "table": [c for c in CANONICAL if c not in faces],
+        "stock": [],
+        "piles": [[], []],
+        "sweeps": [0, 0],
+        "last_capturer": None,
+    }
+
+
+def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_search(client):
+    body = ok(hints(client, state=huge_state()))
+    # Thousands of legal moves, the 20 best of them answered (the default limit).
+    assert body["move_count"] > 4000
+    assert len(body["moves"]) == 20
+    assert body["shortened_by"] == "steps"
+    for entry in body["moves"]:
+        assert entry["move"]["card"] in {"KH", "KS", "KC"} and entry["move"]["capture"]
+        assert set(entry["reasons"]) <= REASONS and "sweep-risk" not in entry["reasons"]  # no reply weighed
+    scores = [entry["score"] for entry in body["moves"]]
+    assert scores == sorted(scores, reverse=True)
+    # The step budget depends on the input only: the same answer, byte for byte.
+    assert hints(client, state=huge_state()).get_data() == hints(client, state=huge_state()).get_data()
+
+
+def test_the_limit_keeps_the_best_moves_in_order(client):
+    every = ok(hints(client, state=huge_state(), limit=100))
+    assert len(every["moves"]) == 100
+    for limit in (1, 3, 20):
+        body = ok(hints(client, state=huge_state(), limit=limit))
+        assert body["moves"] == every["moves"][:limit]
+        assert body["move_count"] == every["move_count"]
+    # A real round: fewer moves than the limit, every one answered.
+    state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-limit", cut="keep")["state"]
+    full = ok(hints(client, state=state))
+    first = ok(hints(client, state=state, limit=1))
+    assert first["moves"] == full["moves"][:1] and first["move_count"] == full["move_count"] == len(full["moves"])
+
+
+def test_the_answer_stays_small_at_the_largest_limit(client):
+    # Without a limit this state answered 553,805 bytes; the largest limit keeps it below 32 KiB.
+    response = hints(client, state=huge_state(), limit=100)
+    assert response.status_code == 200
+    assert len(response.get_data()) < 32 * 1024
+
+
+@pytest.mark.parametrize("limit", [0, -1, 101, 10**6, True, "5", 2.5, None])
+def test_a_limit_out_of_range_is_refused(client, limit):
+    found = problem(hints(client, state=huge_state(), limit=limit), 422, "validation-error")
+    assert "limit" in found["errors"], found

@@ -96,7 +96,7 @@ export interface paths {
         put?: never;
         /**
          * The legal captures of each card in a hand
-         * @description For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) and its options in lexicographic order of table positions, each capture's cards in table order. With `last_play` no option sweeps (RULES.md §5).
+         * @description For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) and its options in lexicographic order of table positions, each capture's cards in table order. With `last_play` no option sweeps (RULES.md §5). The lists can be long: on the largest table (36 cards, none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB (README, "What each operation costs at worst").
          */
         post: operations["legalCaptures"];
         delete?: never;
@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest moves, best first
-         * @description For the round in `state` (or `state_token`), every legal move of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut. The strategy uses only that seat's view, never another hand or the stock; the answer is the same for the same input. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
+         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
          */
         post: operations["suggestMoves"];
         delete?: never;
@@ -156,7 +156,7 @@ export interface paths {
         put?: never;
         /**
          * The result of one play
-         * @description Plays `play.card` from `hand` on `table`, taking `play.capture` (a set of table cards). The capture may be omitted only when the card has one legal option or none. An illegal or ambiguous play, or a card not in the hand, is a 422 problem whose `options` and `legal` list what was legal.
+         * @description Plays `play.card` from `hand` on `table`, taking `play.capture` (a set of table cards). The capture may be omitted only when the card has one legal option or none. An illegal or ambiguous play, or a card not in the hand, is a 422 problem whose `options` and `legal` list what was legal, every option: up to about 330 KB on the largest table (README, "What each operation costs at worst").
          */
         post: operations["applyMove"];
         delete?: never;
@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Play one move of a round
-         * @description Checks `state` against RULES.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options.
+         * @description Checks `state` against RULES.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (up to about 330 KB on a 34-card table, README "What each operation costs at worst"; never with a `state_token`).
          */
         post: operations["playRound"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Replay a whole round record
-         * @description Deals from `deck` and plays `moves` in order, giving a verdict on each and stopping at the first illegal one, which is a verdict (200), not an error. Answers with the state reached and, when the record reaches the end of the round, the breakdown; with `claimed`, a verdict on the claimed breakdown.
+         * @description Deals from `deck` and plays `moves` in order, giving a verdict on each and stopping at the first illegal one, which is a verdict (200), not an error. Answers with the state reached and, when the record reaches the end of the round, the breakdown; with `claimed`, a verdict on the claimed breakdown. The illegal move's verdict lists every legal option of the seat (`legal`), which a big table makes long.
          */
         post: operations["replayRound"];
         delete?: never;
@@ -379,6 +379,7 @@ export interface components {
             value: number;
             /** @enum {string} */
             kind: "match" | "sum" | "none";
+            /** @description Every legal capture. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
             options: components["schemas"]["CaptureOption"][];
         };
         Problem: {
@@ -392,9 +393,9 @@ export interface components {
             errors?: {
                 [key: string]: string[];
             };
-            /** @description Moves: the played card's options. */
+            /** @description Moves: the played card's options. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
             options?: components["schemas"]["CaptureOption"][];
-            /** @description Moves: what each hand card may do. */
+            /** @description Moves: what each hand card may do, every option. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
         };
         Health: {
@@ -434,6 +435,11 @@ export interface components {
             state_token?: string;
             /** @description When given, must be the seat to move. */
             seat?: number;
+            /**
+             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
+             * @default 20
+             */
+            limit?: number;
         } & (unknown | unknown);
         HintMove: {
             /** @description Phase play: the card to play. */
@@ -457,8 +463,15 @@ export interface components {
         HintsResponse: {
             /** @description The seat to move, whose moves these are. */
             seat: number;
-            /** @description Every legal move of that seat, best first; ties in card order, then capture order. */
+            /** @description The best `limit` legal moves of that seat (every one when there are no more), best first; ties in card order, then capture order. */
             moves: components["schemas"]["Hint"][];
+            /** @description How many legal moves the seat has, listed in `moves` or not. */
+            move_count: number;
+            /**
+             * @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget.
+             * @enum {string|null}
+             */
+            shortened_by: "steps" | "time" | null;
         };
         DecisionClaim: {
             /** @enum {string} */
@@ -638,7 +651,7 @@ export interface components {
             reason?: string;
             captured: components["schemas"]["Card"][];
             sweep: boolean;
-            /** @description When illegal: what the seat could play. */
+            /** @description When illegal: what the seat could play, every capture option. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
             /** @description When illegal in phase cut: keep, table. */
             legal_cuts?: string[];

@@ -1,0 +1,1043 @@
+"""The worst-case benchmark: for every operation of ``openapi.yaml``, the valid requests that cost most.
+
+Run with ``.venv/bin/python -m bench.worst [--quick] [--only OP] [--seed N] [--json PATH] [--update]``
+(``make bench-worst``).
+
+For each operation it measures, through the real WSGI application in this process (``create_app()``,
+no access log), the CPU time of a request (``time.thread_time`` around the WSGI call and the reading
+of its answer: the median of repeats) and the bytes of its answer. It searches the valid requests
+for the most expensive ones in three stages, all seeded (``--seed``):
+
+1. **constructed extremes**: what the rules make worst, such as a hand of three kings on a table of
+   every other card (a king then has over 1,600 captures), four players, face_sums, scopa's
+   most-cards rule, sealed states, a deal with four sealed views, a replay of a whole round whose
+   last move is illegal on a big table;
+2. **random valid bodies**: round states of every profile and player count with big tables, empty
+   or full stocks and piles; tables and hands; records played by a policy that lays cards to grow
+   the table;
+3. **hill climbing**: from the costliest bodies so far, random valid changes (swap cards between the
+   hands, the table, the piles and the stock; move a card between the table and a pile; change the
+   profile, the seat, the limit...), each kept when it costs more.
+
+A body is measured only if the service accepts it as valid (any answer below 500, a move verdict or
+an illegal move's problem included); the answers that are problems are shown with their status.
+The bodies come from the seed alone; which of them wins depends on the timings, which are noisy on
+a shared machine, so the costliest bodies of the run recorded in the README are kept in
+``bench/worst_bodies.json`` (``--update`` rewrites it) and ``worst_bodies()`` returns them, ready to
+send: another test sends them concurrently to a gunicorn server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import io
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.report import machine, write_json
+
+WORST_BODIES = Path(__file__).resolve().with_name("worst_bodies.json")
+LIMIT_CPU_MS = 50.0
+LIMIT_BYTES = 512 * 1024
+TARGET_CPU_MS = 25.0
+
+Body = dict[str, Any]
+
+
+# ---- requests ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Request:
+    """One request of the search. A body may carry a sealed state as ``{"$sealed": state}`` in place
+    of its ``state_token``: it is sealed with the server's keys when sent (``rendered``)."""
+
+    operation: str
+    method: str
+    path: str
+    body: Body | None = None
+    label: str = ""
+
+    def rendered(self, seal: Callable[[dict[str, Any]], str]) -> Body | None:
+        if self.body is None:
+            return None
+        body = dict(self.body)
+        token = body.get("state_token")
+        if isinstance(token, dict) and "$sealed" in token:
+            body["state_token"] = seal(token["$sealed"])
+        return body
+
+    def to_json(self) -> dict[str, Any]:
+        return {"operation": self.operation, "method": self.method, "path": self.path, "body": self.body}
+
+
+def _sealer_from(keys: str | None) -> Any:
+    from service.api.sealing import Sealer
+
+    return Sealer.from_config({"STATE_KEYS": keys or os.environ.get("CHKOBBA_STATE_KEYS") or ""})
+
+
+def worst_bodies(state_keys: str | None = None, *, by: str = "cpu") -> dict[str, dict[str, Any]]:
+    """The costliest request found for each operation (``by`` ``"cpu"`` or ``"bytes"``), as recorded
+    in ``bench/worst_bodies.json``: ``{operation: {"method", "path", "body"}}``, each body ready to
+    send as JSON (``None`` for a GET). Sealed states are sealed with ``state_keys`` (the server's
+    ``CHKOBBA_STATE_KEYS``; by default the environment's), valid for the token lifetime from now."""
+    recorded = json.loads(WORST_BODIES.read_text(encoding="utf-8"))
+    sealer = _sealer_from(state_keys)
+    out: dict[str, dict[str, Any]] = {}
+    for name, found in recorded["operations"].items():
+        entry = found[by]
+        request = Request(name, entry["method"], entry["path"], entry["body"])
+        out[name] = {"method": request.method, "path": request.path, "body": request.rendered(sealer.seal)}
+    return out
+
+
+# ---- measuring through the WSGI application --------------------------------------------------------
+
+
+class Meter:
+    """The service in this process, called as gunicorn would call it."""
+
+    def __init__(self) -> None:
+        from service.api.sealing import new_key
+        from service.app import create_app
+
+        self.keys = new_key()
+        self.app = create_app({"ACCESS_LOG": "", "STATE_KEYS": self.keys})
+        self.seal = self.app.extensions["chkobba.sealer"].seal
+
+    def once(self, request: Request) -> tuple[float, int, int, bytes]:
+        """CPU seconds, answer bytes, status and the answer of one call."""
+        body = request.rendered(self.seal)
+        data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+        environ = {
+            "REQUEST_METHOD": request.method.upper(),
+            "SCRIPT_NAME": "",
+            "PATH_INFO": request.path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8080",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1:8080",
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(data),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+        }
+        if body is not None:
+            environ["CONTENT_TYPE"] = "application/json"
+            environ["CONTENT_LENGTH"] = str(len(data))
+        status: list[str] = []
+
+        def start_response(line: str, headers: Any, exc_info: Any = None) -> Callable[[bytes], None]:
+            status.append(line)
+            return lambda _: None
+
+        started = time.thread_time()
+        result = self.app(environ, start_response)
+        try:
+            answer = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        cpu = time.thread_time() - started
+        return cpu, len(answer), int(status[0].split()[0]), answer
+
+    def measure(self, request: Request, repeats: int) -> Measured:
+        cpus = []
+        size = code = 0
+        answer = b""
+        for _ in range(repeats):
+            cpu, size, code, answer = self.once(request)
+            cpus.append(cpu)
+        return Measured(request, statistics.median(cpus) * 1000, size, code, answer)
+
+
+@dataclass
+class Measured:
+    request: Request
+    cpu_ms: float
+    bytes: int
+    status: int
+    answer: bytes = field(repr=False, default=b"")
+
+    @property
+    def valid(self) -> bool:
+        return self.status < 500
+
+
+# ---- cards and rules -----------------------------------------------------------------------------
+
+CODES: tuple[str, ...] = tuple(f"{r}{s}" for s in "DHSC" for r in "A234567JQK")
+RULES: tuple[Any, ...] = (
+    "chkobba",
+    "chkobba-crp",
+    "scopa",
+    {"profile": "chkobba-crp", "options": {"face_sums": True}},
+    {"profile": "chkobba-crp", "options": {"face_sums": True, "primiera": True, "ties_to_last_capturer": True}},
+    {"profile": "chkobba", "options": {"target": 31}},
+)
+PLAYERS = {"chkobba": (2, 4), "chkobba-crp": (2, 3, 4), "scopa": (2,)}
+
+
+def _profile(rules: Any) -> str:
+    return rules if isinstance(rules, str) else rules["profile"]
+
+
+def _sides(rules: Any, players: int) -> int:
+    return 2 if players == 4 else players
+
+
+def _values(rules: Any) -> dict[str, int]:
+    from service.rules import Rules
+
+    values = Rules.of(rules).profile.card_values
+    return {c.code: values[c] for c in _deck()}
+
+
+def _deck() -> Sequence[Any]:
+    from service.rules import DECK
+
+    return DECK
+
+
+def _top_kind(rules: Any) -> list[str]:
+    """The four cards of the highest value: the cards with the most sum captures."""
+    values = _values(rules)
+    top = max(values.values())
+    return [c for c in CODES if values[c] == top]
+
+
+def _valid_state(state: dict[str, Any]) -> bool:
+    from service.rules import RoundState, RulesError
+
+    try:
+        RoundState.from_json(state)
+    except RulesError:
+        return False
+    return True
+
+
+def _order(players: int, dealer: int) -> list[int]:
+    leader = (dealer + 1) % players
+    return [(leader + k) % players for k in range(players)]
+
+
+def make_state(
+    rules: Any,
+    players: int,
+    dealer: int,
+    hands: dict[int, list[str]],
+    table: list[str] | None = None,
+    stock: list[str] | None = None,
+    piles: list[list[str]] | None = None,
+    sweeps: list[int] | None = None,
+) -> dict[str, Any]:
+    """A phase-play state: the given hands, ``stock`` (default empty), the table (default every other
+    card) and the piles (default empty); the turn follows from the hand sizes."""
+    sides = _sides(rules, players)
+    full = [hands.get(seat, []) for seat in range(players)]
+    stock = stock or []
+    piles = piles or [[] for _ in range(sides)]
+    placed = {c for group in (*full, stock, *piles) for c in group}
+    if table is None:
+        table = [c for c in CODES if c not in placed]
+    order = _order(players, dealer)
+    sizes = [len(full[s]) for s in order]
+    top = max(sizes)
+    turn = order[sizes.index(top)]
+    last = next((s for s in range(sides) if piles[s]), None)
+    return {
+        "rules": rules,
+        "players": players,
+        "dealer": dealer,
+        "phase": "play",
+        "turn": turn,
+        "hands": full,
+        "table": table,
+        "stock": stock,
+        "piles": piles,
+        "sweeps": sweeps or [0] * sides,
+        "last_capturer": last,
+    }
+
+
+def random_state(rng: random.Random) -> dict[str, Any]:
+    """A valid phase-play state of any profile and player count, big tables more likely."""
+    while True:
+        rules = rng.choice(RULES)
+        players = rng.choice(PLAYERS[_profile(rules)])
+        sides = _sides(rules, players)
+        dealer = rng.randrange(players)
+        order = _order(players, dealer)
+        top = rng.choice((1, 2, 3, 3))
+        played = rng.randrange(players)
+        sizes = {seat: top - 1 if i < played else top for i, seat in enumerate(order)}
+        deck = list(CODES)
+        rng.shuffle(deck)
+        hands = [[deck.pop() for _ in range(sizes[seat])] for seat in range(players)]
+        per = 3 * players
+        refills = rng.choice([0, 0, 0, rng.randrange((len(deck) // per) + 1)])
+        stock = [deck.pop() for _ in range(refills * per)]
+        table_n = round(len(deck) * rng.random() ** 0.25)
+        table = [deck.pop() for _ in range(table_n)]
+        piles: list[list[str]] = [[] for _ in range(sides)]
+        for card in deck:
+            piles[rng.randrange(sides)].append(card)
+        sweeps = [rng.randint(0, len(p) // 2) if rng.random() < 0.3 else 0 for p in piles]
+        state = make_state(rules, players, dealer, dict(enumerate(hands)), table, stock, piles, sweeps)
+        if _valid_state(state):
+            return state
+
+
+def mutate_state(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A valid neighbour: two cards of different places swapped, or one moved between the table and
+    a pile, or another profile (the cards kept)."""
+    new = copy.deepcopy(state)
+    places: list[list[str]] = [*new["hands"], new["table"], new["stock"], *new["piles"]]
+    roll = rng.random()
+    if roll < 0.6:
+        a, b = rng.sample([p for p in places if p], 2) if sum(1 for p in places if p) >= 2 else (None, None)
+        if a is None or b is None:
+            return None
+        i, j = rng.randrange(len(a)), rng.randrange(len(b))
+        a[i], b[j] = b[j], a[i]
+    elif roll < 0.9:
+        pile = rng.choice(new["piles"])
+        if rng.random() < 0.5 and pile:
+            new["table"].append(pile.pop(rng.randrange(len(pile))))
+        elif new["table"]:
+            pile.append(new["table"].pop(rng.randrange(len(new["table"]))))
+        new["sweeps"] = [min(s, len(p) // 2) for s, p in zip(new["sweeps"], new["piles"], strict=True)]
+        nonempty = [s for s, p in enumerate(new["piles"]) if p]
+        if new["last_capturer"] is None or not new["piles"][new["last_capturer"]]:
+            new["last_capturer"] = nonempty[0] if nonempty else None
+        if not nonempty:
+            new["last_capturer"] = None
+    else:
+        same = [r for r in RULES if new["players"] in PLAYERS[_profile(r)]]
+        new["rules"] = rng.choice(same)
+    return new if _valid_state(new) else None
+
+
+# ---- the operations ------------------------------------------------------------------------------
+
+
+@dataclass
+class Operation:
+    name: str
+    method: str
+    path: str
+    extremes: Callable[[], list[Request]]
+    sample: Callable[[random.Random], Request] | None = None
+    mutate: Callable[[Request, random.Random], Request | None] | None = None
+
+
+def _get(name: str, path: str, label: str = "") -> Operation:
+    return Operation(name, "get", path, lambda: [Request(name, "get", path, None, label or path)])
+
+
+# legalCaptures and applyMove: a table and a hand.
+
+
+def _table_hand_extremes() -> Iterator[tuple[Any, list[str], list[str], str]]:
+    for rules in RULES:
+        top = _top_kind(rules)
+        hand = top[:3]
+        table = [c for c in CODES if c not in top]
+        yield rules, table, hand, f"three of the highest value on every card but the fourth ({_profile(rules)})"
+    yield "chkobba", [c for c in CODES if c[0] not in "KJ"], ["KD", "KH", "JD"], "two kings and a jack, chkobba"
+
+
+def _random_table_hand(rng: random.Random) -> tuple[Any, list[str], list[str]]:
+    rules = rng.choice(RULES)
+    deck = list(CODES)
+    rng.shuffle(deck)
+    hand = [deck.pop() for _ in range(rng.choice((1, 2, 3, 3)))]
+    values = _values(rules)
+    if rng.random() < 0.7:  # no table card of a hand card's value: sums, not matches
+        deck = [c for c in deck if values[c] not in {values[h] for h in hand}]
+    table = deck[: round(len(deck) * rng.random() ** 0.2)]
+    return rules, table, hand
+
+
+def _mutate_table_hand(body: Body, rng: random.Random) -> Body | None:
+    new = copy.deepcopy(body)
+    table, hand = new["table"], new["hand"]
+    outside = [c for c in CODES if c not in table and c not in hand]
+    roll = rng.random()
+    if roll < 0.35 and outside and len(table) < 39 - len(hand):
+        table.insert(rng.randrange(len(table) + 1), rng.choice(outside))
+    elif roll < 0.55 and table:
+        table.pop(rng.randrange(len(table)))
+    elif roll < 0.8 and outside:
+        hand[rng.randrange(len(hand))] = rng.choice(outside)
+    elif roll < 0.9:
+        new["rules"] = rng.choice(RULES)
+    else:
+        rng.shuffle(table)
+    if len(set(table) | set(hand)) != len(table) + len(hand):
+        return None
+    return new
+
+
+def _captures_op() -> Operation:
+    name, path = "legalCaptures", "/v1/captures"
+
+    def extremes() -> list[Request]:
+        out = []
+        for rules, table, hand, label in _table_hand_extremes():
+            out.append(Request(name, "post", path, {"rules": rules, "table": table, "hand": hand}, label))
+        return out
+
+    def sample(rng: random.Random) -> Request:
+        rules, table, hand = _random_table_hand(rng)
+        return Request(
+            name, "post", path, {"rules": rules, "table": table, "hand": hand, "last_play": rng.random() < 0.2}
+        )
+
+    def mutate(request: Request, rng: random.Random) -> Request | None:
+        body = _mutate_table_hand(request.body or {}, rng)
+        return None if body is None else Request(name, "post", path, body, "hill climbing")
+
+    return Operation(name, "post", path, extremes, sample, mutate)
+
+
+def _moves_op() -> Operation:
+    name, path = "applyMove", "/v1/moves"
+
+    def extremes() -> list[Request]:
+        out = []
+        for rules, table, hand, label in _table_hand_extremes():
+            # An illegal capture of the first card: the problem lists its options and every card's.
+            body = {"rules": rules, "table": table, "hand": hand, "play": {"card": hand[0], "capture": [table[0]]}}
+            out.append(Request(name, "post", path, body, f"illegal capture: {label}"))
+            body = {"rules": rules, "table": table, "hand": hand, "play": {"card": hand[0]}}
+            out.append(Request(name, "post", path, body, f"ambiguous capture: {label}"))
+        return out
+
+    def play_of(body: Body, rng: random.Random) -> Body:
+        from service.rules import hand_captures
+
+        card = rng.choice(body["hand"])
+        found = hand_captures(body["rules"], body["table"], body["hand"])
+        options = next(c.options for c in found if c.card.code == card)
+        roll = rng.random()
+        if roll < 0.4 and options:
+            return {"card": card, "capture": [c.code for c in rng.choice(options)]}
+        if roll < 0.7 or not body["table"]:
+            return {"card": card}
+        return {"card": card, "capture": rng.sample(body["table"], rng.randint(1, min(4, len(body["table"]))))}
+
+    def sample(rng: random.Random) -> Request:
+        rules, table, hand = _random_table_hand(rng)
+        body = {"rules": rules, "table": table, "hand": hand}
+        body["play"] = play_of(body, rng)
+        return Request(name, "post", path, body)
+
+    def mutate(request: Request, rng: random.Random) -> Request | None:
+        body = _mutate_table_hand(request.body or {}, rng)
+        if body is None:
+            return None
+        body["play"] = play_of(body, rng)
+        return Request(name, "post", path, body, "hill climbing")
+
+    return Operation(name, "post", path, extremes, sample, mutate)
+
+
+# scoreRound and decideMatch: small by nature, searched all the same.
+
+
+def _scores_op() -> Operation:
+    name, path = "scoreRound", "/v1/scores"
+
+    def body_of(rng: random.Random, rules: Any, sides: int, claim: bool) -> Body:
+        deck = list(CODES)
+        rng.shuffle(deck)
+        piles: list[list[str]] = [[] for _ in range(sides)]
+        for i, card in enumerate(deck):
+            piles[i % sides if rng.random() < 0.5 else rng.randrange(sides)].append(card)
+        body: Body = {
+            "rules": rules,
+            "sides": [{"captured": p, "sweeps": rng.randint(0, len(p) // 2)} for p in piles],
+            "last_capturer": rng.randrange(sides),
+        }
+        if claim:
+            keys = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera", "total")
+            body["claimed"] = [{"side": s, **{k: rng.randint(0, 40) for k in keys}} for s in range(sides)]
+        return body
+
+    def extremes() -> list[Request]:
+        rng = random.Random("scores")
+        crp = {"profile": "chkobba-crp", "options": {"primiera": True, "ties_to_last_capturer": True}}
+        return [
+            Request(name, "post", path, body_of(rng, crp, 3, True), "three piles, primiera, every claim wrong"),
+            Request(name, "post", path, body_of(rng, "chkobba", 2, True), "two piles, every claim wrong"),
+        ]
+
+    def sample(rng: random.Random) -> Request:
+        rules = rng.choice(RULES)
+        sides = 3 if _profile(rules) == "chkobba-crp" and rng.random() < 0.5 else 2
+        return Request(name, "post", path, body_of(rng, rules, sides, rng.random() < 0.7))
+
+    return Operation(name, "post", path, extremes, sample)
+
+
+def _match_op() -> Operation:
+    name, path = "decideMatch", "/v1/match-decisions"
+
+    def body_of(rng: random.Random) -> Body:
+        rules = rng.choice(RULES)
+        sides = 3 if _profile(rules) == "chkobba-crp" and rng.random() < 0.5 else 2
+        body: Body = {
+            "rules": rules,
+            "scores": [rng.randint(0, 20) for _ in range(sides)],
+            "round_points": [rng.randint(0, 12) for _ in range(sides)],
+        }
+        if rng.random() < 0.7:
+            body["claimed"] = {"outcome": rng.choice(["continue", "won", "tiebreak", "draw"]), "winner": None}
+        return body
+
+    def extremes() -> list[Request]:
+        body = {
+            "rules": {"profile": "chkobba-crp", "options": {"target": 16}},
+            "scores": [15, 15, 15],
+            "round_points": [9, 9, 8],
+            "claimed": {"outcome": "won", "winner": 2},
+        }
+        return [Request(name, "post", path, body, "three sides over the target, a wrong claim")]
+
+    return Operation(name, "post", path, extremes, lambda rng: Request(name, "post", path, body_of(rng)))
+
+
+# dealRound.
+
+
+def _deal_op() -> Operation:
+    name, path = "dealRound", "/v1/rounds"
+
+    def extremes() -> list[Request]:
+        out = []
+        for rules, players in (("chkobba", 4), ("chkobba-crp", 4), ("chkobba-crp", 3), ("scopa", 2)):
+            common: Body = {"rules": rules, "players": players, "dealer": players - 1}
+            if rules == "chkobba":
+                common["cut"] = "keep"
+            sealed = {**common, "seed": "x" * 64, "sealed": True}
+            out.append(Request(name, "post", path, sealed, f"{players} sealed views, {_profile(rules)}"))
+            plain = {**common, "deck": list(CODES)}
+            out.append(Request(name, "post", path, plain, f"the state and the deck, {players} players"))
+        return out
+
+    def sample(rng: random.Random) -> Request:
+        rules = rng.choice(RULES)
+        players = rng.choice(PLAYERS[_profile(rules)])
+        body: Body = {
+            "rules": rules,
+            "players": players,
+            "dealer": rng.randrange(players),
+            "sealed": rng.random() < 0.6,
+        }
+        if rng.random() < 0.5:
+            body["seed"] = "".join(rng.choice("abcdef0123456789") for _ in range(rng.randint(1, 64)))
+        else:
+            deck = list(CODES)
+            rng.shuffle(deck)
+            body["deck"] = deck
+        if _profile(rules) == "chkobba" and rng.random() < 0.7:
+            body["cut"] = rng.choice(["keep", "table"])
+        return Request(name, "post", path, body)
+
+    return Operation(name, "post", path, extremes, sample)
+
+
+# playRound, viewRound, suggestMoves: round states.
+
+
+def _sealed(state: dict[str, Any]) -> dict[str, Any]:
+    return {"$sealed": state}
+
+
+def _state_extremes() -> list[tuple[dict[str, Any], str]]:
+    """Round states with the most legal moves, the costliest searches, the biggest answers."""
+    out = []
+    faces = [c for c in CODES if c[0] in "JQK"]
+    hands4 = {1: ["KH", "KS", "KC"], 2: ["JD", "JH", "JS"], 3: ["JC", "QD", "QC"], 0: ["KD", "QH", "QS"]}
+    out.append((make_state("chkobba", 4, 0, hands4), "4 players, every face card in the hands, 28 table cards"))
+    out.append(
+        (
+            make_state(
+                "chkobba-crp",
+                4,
+                0,
+                {1: ["KH", "KS", "KC"], 2: ["KD", "QD", "QS"], 3: ["QH", "QC", "JD"], 0: ["JH", "JS", "JC"]},
+            ),
+            "4 players chkobba-crp (no face sums): every face card in the hands",
+        )
+    )
+    for rules in ("chkobba", "scopa", {"profile": "chkobba-crp", "options": {"face_sums": True}}):
+        top = _top_kind(rules)
+        others = [c for c in faces if c not in top][:3]
+        out.append(
+            (
+                make_state(rules, 2, 0, {1: top[:3], 0: [top[3], *others[:2]]}),
+                f"2 players, empty stock, three of the highest value to move ({_profile(rules)}): the endgame",
+            )
+        )
+        rest = [c for c in CODES if c not in top and c not in others]
+        out.append(
+            (
+                make_state(rules, 2, 0, {1: top[:3], 0: [top[3], *others[:2]]}, stock=rest[:6]),
+                f"2 players, a stock of 6, three of the highest value to move ({_profile(rules)})",
+            )
+        )
+    # Aces to move (they only match): few moves, but the reply weighs the next hand on a huge table.
+    aces = ["AD", "AH", "AS"]
+    kings = ["KD", "KH", "KS"]
+    out.append((make_state("chkobba", 2, 0, {1: aces, 0: kings}), "2 players, empty stock, aces to move"))
+    out.append(
+        (
+            make_state("chkobba", 2, 0, {1: aces, 0: kings}, stock=["AC", "KC", "QD", "QH", "QS", "QC"]),
+            "2 players, a stock of 6, aces to move",
+        )
+    )
+    out.append(
+        (
+            make_state("chkobba-crp", 3, 0, {1: aces, 2: ["KD", "KH", "KS"], 0: ["AC", "KC", "QD"]}),
+            "3 players, aces to move",
+        )
+    )
+    return out
+
+
+def _hints_op() -> Operation:
+    name, path = "suggestMoves", "/v1/hints"
+
+    def extremes() -> list[Request]:
+        out = []
+        for state, label in _state_extremes():
+            out.append(Request(name, "post", path, {"state": state, "limit": 100}, label))
+            out.append(Request(name, "post", path, {"state_token": _sealed(state), "limit": 100}, f"sealed: {label}"))
+        return out
+
+    def sample(rng: random.Random) -> Request:
+        body: Body = {"state": random_state(rng), "limit": rng.choice((1, 20, 100, 100))}
+        return Request(name, "post", path, body)
+
+    def mutate(request: Request, rng: random.Random) -> Request | None:
+        body = copy.deepcopy(request.body or {})
+        sealed = "state_token" in body
+        state = body["state_token"]["$sealed"] if sealed else body["state"]
+        new = mutate_state(state, rng)
+        if new is None:
+            return None
+        if sealed:
+            body["state_token"] = _sealed(new)
+        else:
+            body["state"] = new
+        return Request(name, "post", path, body, "hill climbing")
+
+    return Operation(name, "post", path, extremes, sample, mutate)
+
+
+def _view_op() -> Operation:
+    name, path = "viewRound", "/v1/rounds/view"
+
+    def extremes() -> list[Request]:
+        out = []
+        for state, label in _state_extremes()[:2]:
+            out.append(Request(name, "post", path, {"state_token": _sealed(state), "seat": 1}, f"sealed: {label}"))
+            out.append(Request(name, "post", path, {"state": state, "seat": 1}, label))
+        return out
+
+    def sample(rng: random.Random) -> Request:
+        state = random_state(rng)
+        body: Body = {"seat": rng.randrange(state["players"])}
+        if rng.random() < 0.5:
+            body["state_token"] = _sealed(state)
+        else:
+            body["state"] = state
+        return Request(name, "post", path, body)
+
+    def mutate(request: Request, rng: random.Random) -> Request | None:
+        body = copy.deepcopy(request.body or {})
+        sealed = "state_token" in body
+        new = mutate_state(body["state_token"]["$sealed"] if sealed else body["state"], rng)
+        if new is None:
+            return None
+        body["seat"] = rng.randrange(new["players"])
+        if sealed:
+            body["state_token"] = _sealed(new)
+        else:
+            body["state"] = new
+        return Request(name, "post", path, body, "hill climbing")
+
+    return Operation(name, "post", path, extremes, sample, mutate)
+
+
+def _legal_pairs(state: dict[str, Any]) -> list[dict[str, Any]]:
+    from service.rules import RoundState, legal_moves
+
+    round_state = RoundState.from_json(state)
+    if round_state.phase.value == "cut":
+        return [{"cut": "keep"}, {"cut": "table"}]
+    return [
+        {"card": caps.card.code, "capture": [c.code for c in option]}
+        for caps in legal_moves(round_state)
+        for option in (caps.options or ((),))
+    ]
+
+
+def _play_op() -> Operation:
+    name, path = "playRound", "/v1/rounds/play"
+
+    def illegal(state: dict[str, Any]) -> dict[str, Any]:
+        hand = state["hands"][state["turn"]]
+        return {"card": hand[0], "capture": [state["table"][0]]} if state["table"] else {"card": hand[0], "capture": []}
+
+    def extremes() -> list[Request]:
+        out = []
+        for state, label in _state_extremes():
+            out.append(
+                Request(name, "post", path, {"state": state, "move": illegal(state)}, f"an illegal move: {label}")
+            )
+            legal = _legal_pairs(state)[0]
+            out.append(Request(name, "post", path, {"state_token": _sealed(state), "move": legal}, f"sealed: {label}"))
+        return out
+
+    def sample(rng: random.Random) -> Request:
+        state = random_state(rng)
+        move = illegal(state) if rng.random() < 0.5 else rng.choice(_legal_pairs(state))
+        body: Body = {"move": move}
+        if rng.random() < 0.4:
+            body["state_token"] = _sealed(state)
+        else:
+            body["state"] = state
+        return Request(name, "post", path, body)
+
+    def mutate(request: Request, rng: random.Random) -> Request | None:
+        body = copy.deepcopy(request.body or {})
+        sealed = "state_token" in body
+        state = body["state_token"]["$sealed"] if sealed else body["state"]
+        new = mutate_state(state, rng)
+        if new is None:
+            return None
+        body["move"] = illegal(new) if rng.random() < 0.6 else rng.choice(_legal_pairs(new))
+        if sealed:
+            body["state_token"] = _sealed(new)
+        else:
+            body["state"] = new
+        return Request(name, "post", path, body, "hill climbing")
+
+    return Operation(name, "post", path, extremes, sample, mutate)
+
+
+# replayRound: records played by a policy that grows the table, the last move illegal.
+
+
+def record_of(rules: Any, players: int, dealer: int, deck: list[str], lay: float, rng: random.Random) -> Body:
+    """A record dealt from ``deck``: each seat lays a card when it can with chance ``lay``, else makes
+    the capture taking the fewest cards; the last move is an illegal capture when the table allows."""
+    from service.rules import Cut, CutMove, PlayMove, deal_round, legal_moves
+    from service.rules.round import advance
+
+    cut = "keep" if _profile(rules) == "chkobba" else None
+    state, _ = deal_round(rules, players, dealer, deck=deck, cut=cut)
+    moves: list[dict[str, Any]] = []
+    best_illegal: tuple[int, int, dict[str, Any]] | None = None  # (table size, index, move)
+    while state.turn is not None:
+        legal = legal_moves(state)
+        if state.phase.value == "cut":
+            move: Any = CutMove(Cut.KEEP)
+            moves.append({"cut": "keep"})
+        else:
+            lays = [c for c in legal if not c.options]
+            if lays and rng.random() < lay:
+                caps = rng.choice(lays)
+                move = PlayMove(caps.card, ())
+            else:
+                caps = min((c for c in legal if c.options), key=lambda c: len(c.options[0]), default=legal[0])
+                move = PlayMove(caps.card, caps.options[0] if caps.options else ())
+            if state.table and (best_illegal is None or len(state.table) >= best_illegal[0]):
+                card = max(legal, key=lambda c: len(c.options)).card
+                wrong = {"card": card.code, "capture": [state.table[0].code], "seat": state.turn}
+                best_illegal = (len(state.table), len(moves), wrong)
+            moves.append({"card": move.card.code, "capture": [c.code for c in move.capture or ()], "seat": state.turn})
+        state, _ = advance(state, move)
+    if best_illegal is not None and rng.random() < 0.9:
+        _, index, wrong = best_illegal
+        moves = moves[:index] + [wrong]
+    body: Body = {"rules": rules, "players": players, "dealer": dealer, "deck": deck, "moves": moves}
+    if cut:
+        body["cut"] = cut
+        body["moves"] = moves[1:] if moves and moves[0] == {"cut": "keep"} else moves
+    return body
+
+
+def _replay_op() -> Operation:
+    name, path = "replayRound", "/v1/rounds/replay"
+
+    def claimed(sides: int) -> list[dict[str, int]]:
+        keys = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera", "total")
+        return [{"side": s, **{k: 40 for k in keys}} for s in range(sides)]
+
+    def sample(rng: random.Random) -> Request:
+        rules = rng.choice(RULES)
+        players = rng.choice(PLAYERS[_profile(rules)])
+        deck = list(CODES)
+        rng.shuffle(deck)
+        body = record_of(rules, players, rng.randrange(players), deck, rng.random(), rng)
+        if rng.random() < 0.5:
+            body["claimed"] = claimed(_sides(rules, players))
+        return Request(name, "post", path, body)
+
+    def extremes() -> list[Request]:
+        rng = random.Random("replay")
+        out = []
+        for rules, players in (("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 3), ("scopa", 2)):
+            deck = list(CODES)
+            rng.shuffle(deck)
+            complete = record_of(rules, players, 0, deck, 0.0, random.Random(0))
+            body = {**complete, "claimed": claimed(_sides(rules, players))}
+            out.append(
+                Request(name, "post", path, body, f"a record with a wrong claim, {players} players {_profile(rules)}")
+            )
+            out.append(
+                Request(
+                    name,
+                    "post",
+                    path,
+                    record_of(rules, players, 0, deck, 1.0, random.Random(1)),
+                    "lays first, illegal last",
+                )
+            )
+        return out
+
+    def mutate(request: Request, rng: random.Random) -> Request | None:
+        body = request.body or {}
+        deck = list(body["deck"])
+        i, j = rng.randrange(40), rng.randrange(40)
+        deck[i], deck[j] = deck[j], deck[i]
+        new = record_of(body["rules"], body["players"], body["dealer"], deck, rng.random(), rng)
+        if "claimed" in body:
+            new["claimed"] = body["claimed"]
+        return Request(name, "post", path, new, "hill climbing")
+
+    return Operation(name, "post", path, extremes, sample, mutate)
+
+
+def operations() -> list[Operation]:
+    """Every operation of openapi.yaml, in its order."""
+    return [
+        _get("getHealth", "/healthz"),
+        _get("getMetrics", "/metrics"),
+        _get("getOpenapi", "/openapi.yaml"),
+        _get("getReadiness", "/readyz"),
+        _captures_op(),
+        _hints_op(),
+        _match_op(),
+        _moves_op(),
+        _deal_op(),
+        _play_op(),
+        _replay_op(),
+        _view_op(),
+        _get("listRulesets", "/v1/rulesets"),
+        Operation(
+            "getRuleset",
+            "get",
+            "/v1/rulesets/{profile}",
+            lambda: [Request("getRuleset", "get", f"/v1/rulesets/{p}", None, p) for p in PLAYERS],
+        ),
+        _scores_op(),
+    ]
+
+
+# ---- the search ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    samples: int  # random valid bodies per operation
+    climbs: int  # hill-climbing steps from each of the best few
+    starts: int  # how many of the best bodies the climbs start from
+    repeats: int  # measurements per candidate (the median)
+    final_repeats: int  # measurements of the finalists
+    finalists: int
+
+
+FULL = Settings(samples=60, climbs=40, starts=3, repeats=3, final_repeats=15, finalists=5)
+QUICK = Settings(samples=8, climbs=6, starts=1, repeats=3, final_repeats=5, finalists=2)
+
+
+@dataclass
+class Found:
+    operation: str
+    candidates: int
+    invalid: int
+    cpu: Measured  # the costliest in CPU time
+    bytes: Measured  # the biggest answer
+
+
+def search(meter: Meter, op: Operation, settings: Settings, seed: int) -> Found:
+    """The costliest valid requests of ``op``: constructed, random, then hill climbing."""
+    rng = random.Random(f"worst/{seed}/{op.name}")
+    seen: list[Measured] = []
+    invalid = 0
+
+    def consider(request: Request | None) -> Measured | None:
+        nonlocal invalid
+        if request is None:
+            return None
+        measured = meter.measure(request, settings.repeats)
+        if not measured.valid:
+            invalid += 1
+            return None
+        seen.append(measured)
+        return measured
+
+    for request in op.extremes():
+        consider(request)
+    if op.sample is not None:
+        for _ in range(settings.samples):
+            consider(op.sample(rng))
+    if op.mutate is not None and seen:
+        for key in (lambda m: m.cpu_ms, lambda m: m.bytes):
+            starts = sorted(seen, key=key, reverse=True)[: settings.starts]
+            for current in starts:
+                for _ in range(settings.climbs):
+                    found = consider(op.mutate(current.request, rng))
+                    if found is not None and key(found) > key(current):
+                        current = found
+    # The finalists again, measured longer: the timings of a shared machine are noisy.
+    finalists = sorted(seen, key=lambda m: m.cpu_ms, reverse=True)[: settings.finalists]
+    remeasured = [meter.measure(m.request, settings.final_repeats) for m in finalists]
+    worst_cpu = max(remeasured, key=lambda m: m.cpu_ms)
+    worst_bytes = max(seen, key=lambda m: m.bytes)
+    if worst_bytes.request is not worst_cpu.request:
+        worst_bytes = meter.measure(worst_bytes.request, settings.final_repeats)
+    return Found(op.name, len(seen) + invalid, invalid, worst_cpu, worst_bytes)
+
+
+def _summary(m: Measured) -> dict[str, Any]:
+    return {"cpu_ms": round(m.cpu_ms, 3), "bytes": m.bytes, "status": m.status, "label": m.request.label}
+
+
+def report(
+    found: Sequence[Found], info: dict[str, Any], settings: Settings, seed: int, elapsed: float
+) -> dict[str, Any]:
+    return {
+        "machine": info,
+        "seed": seed,
+        "settings": settings.__dict__,
+        "limits": {"cpu_ms": LIMIT_CPU_MS, "bytes": LIMIT_BYTES, "target_cpu_ms": TARGET_CPU_MS},
+        "total_s": round(elapsed, 1),
+        "operations": {
+            f.operation: {
+                "candidates": f.candidates,
+                "invalid": f.invalid,
+                "worst_cpu": _summary(f.cpu),
+                "worst_bytes": _summary(f.bytes),
+                "cpu": f.cpu.request.to_json(),
+                "bytes": f.bytes.request.to_json(),
+            }
+            for f in found
+        },
+    }
+
+
+def print_table(found: Sequence[Found]) -> None:
+    head = (
+        f"{'operation':<14} {'bodies':>6} {'CPU ms':>8} {'its bytes':>10} {'status':>6} {'most bytes':>10} "
+        f"{'its CPU ms':>10}  worst body (CPU)"
+    )
+    print(head)
+    print("-" * len(head))
+    for f in found:
+        print(
+            f"{f.operation:<14} {f.candidates:>6} {f.cpu.cpu_ms:>8.2f} {f.cpu.bytes:>10,} {f.cpu.status:>6} "
+            f"{f.bytes.bytes:>10,} {f.bytes.cpu_ms:>10.2f}  {f.cpu.request.label}"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.worst", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: few bodies per operation")
+    parser.add_argument("--only", action="append", metavar="OP", help="search this operation only (repeatable)")
+    parser.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
+    parser.add_argument("--json", metavar="PATH", help="also write the report and the worst bodies as JSON")
+    parser.add_argument("--update", action="store_true", help=f"rewrite {WORST_BODIES.name} with the bodies found")
+    parser.add_argument("--bodies", action="store_true", help="print each worst body in full")
+    args = parser.parse_args(argv)
+    settings = QUICK if args.quick else FULL
+    info = machine()
+    load = info["loadavg_at_start"]
+    print(f"worst-case benchmark: Python {info['python']}, {info['platform']}")
+    print(f"CPUs: {info['cpu_count']}; load average: {' '.join(f'{x:.2f}' for x in load) if load else 'n/a'}")
+    print("CPU ms: median thread CPU time of one request through the WSGI app; bytes: the answer's body")
+    print()
+    started = time.perf_counter()
+    meter = Meter()
+    ops = [op for op in operations() if not args.only or op.name in args.only]
+    found = []
+    for op in ops:
+        found.append(search(meter, op, settings, args.seed))
+        print(f"  {op.name}: {found[-1].candidates} bodies", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - started
+    print_table(found)
+    print()
+    over = [f for f in found if f.cpu.cpu_ms > LIMIT_CPU_MS or f.bytes.bytes > LIMIT_BYTES]
+    high = [f for f in found if f.cpu.cpu_ms > TARGET_CPU_MS]
+    print(f"limits: {LIMIT_CPU_MS:.0f} ms of CPU and {LIMIT_BYTES:,} bytes; target {TARGET_CPU_MS:.0f} ms")
+    print(
+        "every operation within the limits" if not over else f"OVER THE LIMITS: {', '.join(f.operation for f in over)}"
+    )
+    if high:
+        print(f"above the target: {', '.join(f.operation for f in high)}")
+    print()
+    for f in found:
+        text = json.dumps(f.cpu.request.body)
+        print(
+            f"{f.operation} ({f.cpu.request.label}): {text if args.bodies or len(text) < 300 else text[:300] + '...'}"
+        )
+    print(f"\ntotal run time: {elapsed:.1f} s")
+    result = report(found, info, settings, args.seed, elapsed)
+    if args.json:
+        write_json(args.json, result)
+    if args.update:
+        recorded = {
+            "seed": args.seed,
+            "machine": info,
+            "operations": {
+                name: {
+                    "cpu": entry["cpu"],
+                    "bytes": entry["bytes"],
+                    "worst_cpu": entry["worst_cpu"],
+                    "worst_bytes": entry["worst_bytes"],
+                }
+                for name, entry in result["operations"].items()
+            },
+        }
+        if args.only and WORST_BODIES.exists():
+            kept = json.loads(WORST_BODIES.read_text(encoding="utf-8"))
+            kept["operations"].update(recorded["operations"])
+            recorded["operations"] = kept["operations"]
+        WORST_BODIES.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
+        print(f"worst bodies written to {WORST_BODIES}")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""Every operation's costliest valid requests, as ``bench/worst.py`` found them (README, "What each
+operation costs at worst"), stay valid and answer at most 512 KiB.
+
+Answer sizes are deterministic, so they are checked here; CPU times are not (a shared machine is
+noisy), so they are measured by ``make bench-worst`` and never asserted in a test.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bench.worst import LIMIT_BYTES, WORST_BODIES, worst_bodies
+from service.api.sealing import new_key
+from service.app import create_app
+
+KEYS = new_key()
+ROOT = Path(__file__).resolve().parents[2]
+RECORDED = json.loads(WORST_BODIES.read_text(encoding="utf-8"))["operations"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app({"TESTING": True, "STATE_KEYS": KEYS, "ACCESS_LOG": ""})
+    with app.test_client() as test_client:
+        yield test_client
+
+
+def send(client, request):
+    if request["method"] == "get":
+        return client.get(request["path"])
+    return client.post(request["path"], json=request["body"])
+
+
+def test_every_operation_of_the_contract_has_its_worst_bodies():
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    operations = {op["operationId"] for path in spec["paths"].values() for op in path.values() if isinstance(op, dict)}
+    assert set(RECORDED) == operations
+
+
+@pytest.mark.parametrize("by", ["cpu", "bytes"])
+@pytest.mark.parametrize("operation", sorted(RECORDED))
+def test_a_worst_body_is_valid_and_its_answer_stays_under_512_kib(client, operation, by):
+    request = worst_bodies(KEYS, by=by)[operation]
+    response = send(client, request)
+    assert response.status_code < 500, response.get_data(as_text=True)[:500]
+    assert response.status_code == RECORDED[operation][f"worst_{by}"]["status"]
+    assert len(response.get_data()) <= LIMIT_BYTES
+
+
+def test_the_largest_answers_are_the_capture_lists_and_none_reaches_the_bound():
+    biggest = {op: found["worst_bytes"]["bytes"] for op, found in RECORDED.items()}
+    # The capture lists of a card worth 10 on the largest table: legalCaptures, and the illegal move's
+    # problem of applyMove and of playRound. Hints are bounded by their limit.
+    assert max(biggest, key=biggest.__getitem__) in {"applyMove", "playRound"}
+    assert biggest["legalCaptures"] > 200_000
+    assert biggest["suggestMoves"] < 32 * 1024
+    assert max(biggest.values()) <= LIMIT_BYTES
