@@ -1,7 +1,7 @@
 """Worker churn and /metrics: the metrics directory and the scrape time after N worker restarts.
 
 Issue 12: every recycled or killed worker used to leave its sample files behind, and every scrape
-read them all. This starts the service under gunicorn (2 sync workers, a temporary metrics
+read them all. This starts the service under gunicorn (2 workers, as gunicorn.conf.py makes them, a temporary metrics
 directory), then restarts workers N times: each round sends four requests of different operations,
 then SIGTERMs every worker that has written sample files (it has served a request: the way
 ``max_requests`` retires a worker) and waits for gunicorn to replace it. Then it reports the metrics

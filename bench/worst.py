@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import machine, write_json
+from service.rules.scoring import MAX_SWEEPS, MOST_POINTS
 
 WORST_BODIES = Path(__file__).resolve().with_name("worst_bodies.json")
 LIMIT_CPU_MS = 50.0
@@ -51,6 +52,11 @@ LIMIT_BYTES = 512 * 1024
 TARGET_CPU_MS = 25.0
 
 Body = dict[str, Any]
+# A claimed score line, each field at the contract's maximum: one point a category, the sweeps, the total.
+CLAIM_MAXIMA = {
+    "cards": 1, "diamonds": 1, "sevens": 1, "seven_of_diamonds": 1, "sweeps": MAX_SWEEPS, "primiera": 1,
+    "total": MOST_POINTS,
+}  # fmt: skip
 
 
 # ---- requests ------------------------------------------------------------------------------------
@@ -477,8 +483,8 @@ def _scores_op() -> Operation:
             "last_capturer": rng.randrange(sides),
         }
         if claim:
-            keys = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera", "total")
-            body["claimed"] = [{"side": s, **{k: rng.randint(0, 40) for k in keys}} for s in range(sides)]
+            wrong = [{k: rng.randint(0, most) for k, most in CLAIM_MAXIMA.items()} for _ in range(sides)]
+            body["claimed"] = [{"side": s, **line} for s, line in enumerate(wrong)]
         return body
 
     def extremes() -> list[Request]:
@@ -791,8 +797,7 @@ def _replay_op() -> Operation:
     name, path = "replayRound", "/v1/rounds/replay"
 
     def claimed(sides: int) -> list[dict[str, int]]:
-        keys = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera", "total")
-        return [{"side": s, **{k: 40 for k in keys}} for s in range(sides)]
+        return [{"side": s, **CLAIM_MAXIMA} for s in range(sides)]
 
     def sample(rng: random.Random) -> Request:
         rules = rng.choice(RULES)
