@@ -9,9 +9,14 @@ overrides the file), then for each way of being slow opens ``--connections`` con
 - ``idle``: connect and send nothing;
 - ``headers``: send a request's line and headers one byte a second;
 - ``body``: send complete headers (``Content-Length: 200``), then the body one byte a second;
+- ``costly``: send, back to back on kept-alive connections, the worst bodies ``bench/worst.py``
+  found for the four costliest operations (suggestMoves, legalCaptures, applyMove, playRound), a
+  quarter of the connections each, with ``wrk`` (a process of its own, so that the load does not
+  slow the probes down);
 
 and meanwhile, every 20 ms, a probe opens a fresh connection and asks ``GET /healthz`` or
-``POST /v1/captures`` (in turn), with a 5 s timeout. It prints, per class and way, the probes'
+``POST /v1/captures`` (in turn), with a 5 s timeout (``--in-flight`` costly requests, 32 by default,
+for the costly way). It prints, per class and way, the probes'
 p50, p99 and worst latency, how many failed (timeout, reset or not a 200), and when the server cut
 the slow connections off (seconds after they opened, median and worst; ``-`` if it had not by the
 end). It is never part of ``make test``; ``tests/ops/test_slow_clients.py`` checks the behaviour.
@@ -40,11 +45,15 @@ from typing import Any
 
 from bench.bodies import captures_body
 from bench.report import machine, write_json
+from bench.worst import worst_bodies
+from service.api.sealing import new_key
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = "service.ops.worker.Worker"
 CLASSES = (PROJECT, "sync", "gthread --threads 32")
-WAYS = ("idle", "headers", "body")
+WAYS = ("idle", "headers", "body", "costly")
+COSTLIEST = ("suggestMoves", "legalCaptures", "applyMove", "playRound")
+WRK_LUA = Path(__file__).resolve().with_name("wrk_post.lua")
 PROBE_EVERY_S = 0.02
 PROBE_TIMEOUT_S = 5.0
 BODY_LENGTH = 200
@@ -152,12 +161,58 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def measure(port: int, way: str, connections: int, seconds: float) -> dict[str, Any]:
+@contextlib.contextmanager
+def costly_load(port: int, connections: int, seconds: float, keys: str) -> Iterator[list[subprocess.Popen[str]]]:
+    """wrk sending the costliest bodies, ``connections`` in all, for ``seconds`` and a little more."""
+    bodies = worst_bodies(keys)
+    home = Path(tempfile.mkdtemp(prefix="chkobba-costly-"))
+    loads = []
+    for i, name in enumerate(COSTLIEST):
+        body_file = home / f"{name}.json"
+        body_file.write_text(json.dumps(bodies[name]["body"]))
+        share = connections // len(COSTLIEST) + (i < connections % len(COSTLIEST))
+        url = f"http://127.0.0.1:{port}{bodies[name]['path']}"
+        argv = ["wrk", "-t1", f"-c{share}", f"-d{seconds + 2:g}s", "-s", str(WRK_LUA), url, str(body_file)]
+        loads.append(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    try:
+        yield loads
+    finally:
+        for load in loads:
+            load.wait(seconds + 30)
+
+
+def measure(port: int, way: str, connections: int, seconds: float, keys: str = "") -> dict[str, Any]:
+    if way == "costly":
+        with costly_load(port, connections, seconds, keys) as loads:
+            time.sleep(1.0)  # every costly connection busy
+            row = probe_for(port, seconds)
+        row.update(way=way, connections=connections, cut=0, cut_median_s=None, cut_max_s=None, answers=[])
+        row["load"] = [(load.stdout.read() if load.stdout else "").strip().splitlines()[-1:] for load in loads]
+        return row
     clients = [SlowClient(way, port) for _ in range(connections)]
     threads = [threading.Thread(target=c.run, daemon=True) for c in clients]
     for thread in threads:
         thread.start()
     time.sleep(0.5)  # every slow connection open (and, under sync workers, every worker held)
+    row = probe_for(port, seconds)
+    for client in clients:
+        client.stop.set()
+    for thread in threads:
+        thread.join(5)
+    cuts = [c.cut_after for c in clients if c.cut_after is not None]
+    row.update(
+        way=way,
+        connections=connections,
+        cut=len(cuts),
+        cut_median_s=statistics.median(cuts) if cuts else None,
+        cut_max_s=max(cuts) if cuts else None,
+        answers=sorted({c.answer.split(b"\r\n", 1)[0].decode(errors="replace") for c in clients if c.answer}),
+    )
+    return row
+
+
+def probe_for(port: int, seconds: float) -> dict[str, Any]:
+    """Probes every PROBE_EVERY_S for ``seconds``: their latencies, and how many failed."""
     latencies: list[float] = []
     failures = 0
     end = time.monotonic() + seconds
@@ -173,23 +228,12 @@ def measure(port: int, way: str, connections: int, seconds: float) -> dict[str, 
             failures += 1
         n += 1
         time.sleep(PROBE_EVERY_S)
-    for client in clients:
-        client.stop.set()
-    for thread in threads:
-        thread.join(5)
-    cuts = [c.cut_after for c in clients if c.cut_after is not None]
     return {
-        "way": way,
-        "connections": connections,
         "probes": len(latencies),
         "failed": failures,
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * percentile(latencies, 99),
         "max_ms": 1000 * max(latencies),
-        "cut": len(cuts),
-        "cut_median_s": statistics.median(cuts) if cuts else None,
-        "cut_max_s": max(cuts) if cuts else None,
-        "answers": sorted({c.answer.split(b"\r\n", 1)[0].decode(errors="replace") for c in clients if c.answer}),
     }
 
 
@@ -201,20 +245,27 @@ def main(argv: list[str] | None = None) -> None:
         help=f"gunicorn's -k value, and other options (default: {', '.join(CLASSES)})",
     )
     parser.add_argument("--way", action="append", choices=WAYS, help="default: all")
-    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--connections", type=int, default=64, help="slow connections (idle, headers, body)")
+    parser.add_argument("--in-flight", type=int, default=32, help="costly requests in flight (costly)")
     parser.add_argument("--duration", type=float, default=15.0, help="seconds of probing per way")
     parser.add_argument("--keepalive", default="5", help="CHKOBBA_KEEPALIVE for the run")
     parser.add_argument("--client-timeout", default="10", help="CHKOBBA_CLIENT_TIMEOUT for the run")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    settings = {"CHKOBBA_KEEPALIVE": args.keepalive, "CHKOBBA_CLIENT_TIMEOUT": args.client_timeout}
+    keys = new_key()  # the server's, so that the sealed worst bodies open
+    settings = {
+        "CHKOBBA_KEEPALIVE": args.keepalive,
+        "CHKOBBA_CLIENT_TIMEOUT": args.client_timeout,
+        "CHKOBBA_STATE_KEYS": keys,
+    }
     info = machine()
     print(json.dumps(info))
     rows = []
     for worker_class in args.worker_class or CLASSES:
         with service(worker_class, settings) as port:
             for way in args.way or WAYS:
-                row = {"worker_class": worker_class, **measure(port, way, args.connections, args.duration)}
+                connections = args.in_flight if way == "costly" else args.connections
+                row = {"worker_class": worker_class, **measure(port, way, connections, args.duration, keys)}
                 rows.append(row)
                 cut = "-" if row["cut_median_s"] is None else f"{row['cut_median_s']:.1f}/{row['cut_max_s']:.1f}"
                 print(

@@ -11,6 +11,8 @@ a connection that has not sent a complete request line and headers within ``keep
   a body that is too large or too slow reaches the app as one that raises 413 or 408 when read,
   so that the answer is the app's own problem, logged and counted like any other;
 - the answer must be taken by the client within ``client_timeout`` seconds as well;
+- each request waits for its turn behind the other connections, so that no client, however fast,
+  keeps the worker to itself;
 - a request gunicorn cannot parse (a request line or headers too long, a bad chunk) is refused
   with a problem document like every other refusal, where gunicorn would write an HTML page;
 - on SIGTERM, connections already waiting in the listen backlog are accepted and served before the
@@ -44,6 +46,7 @@ from .problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
 CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
 DEFAULT_CLIENT_TIMEOUT = 10.0
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
+TURN = 1e-6  # seconds: see handle_request
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
 # app's answer, or with the configuration, stays gunicorn's 500.
 UNPARSED = (
@@ -181,6 +184,11 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         self.stopping.set()
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        # Wait for the loop to look at the other connections first. A client whose next request is
+        # already there (kept alive, or pipelined) would otherwise be served again and again, the
+        # loop never polling: 32 such clients kept /healthz waiting for more than 10 s. sleep(0)
+        # only queues this greenlet behind other greenlets; a timer, however short, is behind a poll.
+        gevent.sleep(TURN)
         req.body = self.read_body(req)
         deadline = gevent.Timeout(self.client_timeout)
         deadline.start()

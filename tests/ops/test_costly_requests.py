@@ -1,0 +1,87 @@
+"""The costliest valid requests, 32 in flight at once, do not starve the liveness probe.
+
+Before the cost bounds, 32 four-player suggestMoves requests (220 ms each) made every 3-second
+/healthz check fail: Kubernetes would have restarted a healthy pod. Here 32 clients send the worst
+bodies ``bench/worst.py`` found for the four costliest operations, back to back, while /healthz is
+asked on fresh connections; each ask must be answered within the liveness probe's timeout (3 s,
+deploy/base/deployment.yaml). The 1-second figure of the issue is measured, on a quiet machine, by
+``bench/slow_clients.py --way costly``: a test on a shared machine cannot hold a time that tight.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bench.worst import worst_bodies
+from service.api.sealing import new_key
+
+IN_FLIGHT = 32
+COSTLIEST = ("suggestMoves", "legalCaptures", "applyMove", "playRound")
+PROBE_TIMEOUT_S = 3.0  # the liveness probe's timeoutSeconds
+LOAD = """
+import http.client, json, sys, threading, time
+port, seconds = int(sys.argv[1]), float(sys.argv[2])
+with open(sys.argv[3], encoding="utf-8") as file:
+    requests = json.load(file)
+end, answered, failures = time.monotonic() + seconds, [], []
+def costly(path, body):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        while time.monotonic() < end:
+            conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+            response = conn.getresponse()
+            response.read()
+            answered.append(response.status)
+    except Exception as exc:
+        failures.append(repr(exc))
+threads = [threading.Thread(target=costly, args=(path, body.encode())) for path, body in requests]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(json.dumps({"answered": answered, "failures": failures}))
+"""
+
+
+def test_healthz_answers_while_32_worst_case_requests_are_in_flight(start_gunicorn: Any, tmp_path: Path) -> None:
+    keys = new_key()
+    server = start_gunicorn(env={"CHKOBBA_STATE_KEYS": keys, "CHKOBBA_ACCESS_LOG": ""})
+    bodies = worst_bodies(keys)
+    requests = [(bodies[name]["path"], json.dumps(bodies[name]["body"])) for name in COSTLIEST]
+    plan = tmp_path / "requests.json"
+    plan.write_text(json.dumps([requests[i % len(requests)] for i in range(IN_FLIGHT)]), encoding="utf-8")
+    # The load in a process of its own: its threads must not hold back the probes here.
+    load = subprocess.Popen(
+        [sys.executable, "-c", LOAD, str(server.port), "6", str(plan)], stdout=subprocess.PIPE, text=True
+    )
+    time.sleep(1.5)  # every costly client has sent, and the workers are busy
+    waits = []
+    for _ in range(10):
+        began = time.monotonic()
+        status, _ = ask(server.port, "/healthz")
+        assert status == 200
+        waits.append(time.monotonic() - began)
+        time.sleep(0.2)
+    out, _ = load.communicate(timeout=60)
+    result = json.loads(out)
+    assert not result["failures"], result["failures"]
+    answered = Counter(result["answered"])
+    assert set(answered) <= {200, 422} and sum(answered.values()) >= IN_FLIGHT, answered  # as the worst are
+    assert max(waits) < PROBE_TIMEOUT_S, waits
+
+
+def ask(port: int, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PROBE_TIMEOUT_S)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
