@@ -1,3 +1,5 @@
-"""What a request may weigh: shared by the gunicorn worker, which reads bodies, and the app."""
+"""What the gunicorn worker and the app agree on: how much a request body may weigh, and which paths
+are the probes that the worker serves before queued work."""
 
 MAX_BODY_BYTES = 64 * 1024  # a full round record is about 4 KiB
+PROBE_PATHS = frozenset({"/healthz", "/readyz"})

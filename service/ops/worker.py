@@ -10,9 +10,11 @@ a connection that has not sent a complete request line and headers within ``keep
   the app runs, so the app never waits on a socket and never sees a truncated body, chunked or not;
   a body that is too large or too slow reaches the app as one that raises 413 or 408 when read,
   so that the answer is the app's own problem, logged and counted like any other;
-- the answer must be taken by the client within ``client_timeout`` seconds as well;
-- each request waits for its turn behind the other connections, so that no client, however fast,
-  keeps the worker to itself;
+- the answer must be computed (its turn included) and taken by the client within ``client_timeout``
+  seconds as well;
+- requests compute one at a time, in the order they arrived, and the loop looks at every connection
+  between two of them: no client, however fast, keeps the worker to itself, a new connection waits
+  for one request at most to be accepted, and the probes (``PROBE_PATHS``) do not queue at all;
 - a request gunicorn cannot parse (a request line or headers too long, a bad chunk) is refused
   with a problem document like every other refusal, where gunicorn would write an HTML page;
 - on SIGTERM, connections already waiting in the listen backlog are accepted and served before the
@@ -26,6 +28,7 @@ import io
 import json
 import os
 import time
+from collections import deque
 from functools import partial
 from typing import Any
 
@@ -40,13 +43,13 @@ from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
 
 from . import metrics
-from .limits import MAX_BODY_BYTES
+from .limits import MAX_BODY_BYTES, PROBE_PATHS
 from .problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
 
 CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
 DEFAULT_CLIENT_TIMEOUT = 10.0
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
-TURN = 1e-6  # seconds: see handle_request
+TURN = 1e-6  # seconds: see computing_in_turn
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
 # app's answer, or with the configuration, stays gunicorn's 500.
 UNPARSED = (
@@ -128,6 +131,36 @@ class HeadDeadline:
         return bool(self.timeout.__exit__(*exc))
 
 
+class Turns:
+    """One at a time, strictly in the order they came: a turn that ends goes to the longest waiter.
+    (gevent's Semaphore lets a greenlet that asks while the next waiter is being woken go first.)"""
+
+    def __init__(self) -> None:
+        self.taken = False
+        self.waiting: deque[Event] = deque()
+
+    def __enter__(self) -> None:
+        if not self.taken and not self.waiting:
+            self.taken = True
+            return
+        mine = Event()
+        self.waiting.append(mine)
+        try:
+            mine.wait()  # until __exit__ hands the turn over: taken stays True
+        except BaseException:  # killed while waiting: give up the place, or the turn if it came
+            if mine.is_set():
+                self.__exit__()
+            else:
+                self.waiting.remove(mine)
+            raise
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.waiting:
+            self.waiting.popleft().set()
+        else:
+            self.taken = False
+
+
 def declared_length(req: Any) -> int | None:
     for name, value in req.headers:
         if name == "CONTENT-LENGTH":
@@ -136,11 +169,39 @@ def declared_length(req: Any) -> int | None:
 
 
 class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type information
+    wsgi: Any  # the app, as gunicorn loaded it and then as computing_in_turn wraps it
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.client_timeout = float(os.environ.get(CLIENT_TIMEOUT_ENV) or DEFAULT_CLIENT_TIMEOUT)
         self.waiting: dict[gevent.Timeout, Any] = {}  # connections between requests: deadline -> greenlet
         self.stopping = Event()  # set with alive = False, so that the loop below stops at once
+        self.turns = Turns()  # one request computes at a time, in the order they came
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = self.computing_in_turn(self.wsgi)
+
+    def computing_in_turn(self, app: Any) -> Any:
+        """``app``, called one request at a time, each after the loop has looked at every connection.
+
+        In a greenlet a request's computation runs to its end, and a kept-alive (or pipelined) client
+        whose next request is already there would be served again and again, the loop never polling:
+        32 clients sending the costliest requests back to back kept /healthz waiting for more than
+        10 s. Waiting for the turn puts a request behind those that came before it; sleeping for a
+        timer, however short, puts it behind a poll (``gevent.sleep(0)`` only queues it behind other
+        greenlets). Only the app's call takes a turn: reading the body and writing the answer wait on
+        the client, and a slow client must not hold the others up.
+        """
+
+        def in_turn(environ: dict[str, Any], start_response: Any) -> Any:
+            if environ.get("PATH_INFO") in PROBE_PATHS:
+                return app(environ, start_response)
+            with self.turns:
+                gevent.sleep(TURN)
+                return app(environ, start_response)
+
+        return in_turn
 
     def timeout_ctx(self) -> HeadDeadline:
         return HeadDeadline(self.cfg.keepalive if self.alive else min(self.cfg.keepalive, STOP_LINGER), self.waiting)
@@ -184,11 +245,6 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         self.stopping.set()
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-        # Wait for the loop to look at the other connections first. A client whose next request is
-        # already there (kept alive, or pipelined) would otherwise be served again and again, the
-        # loop never polling: 32 such clients kept /healthz waiting for more than 10 s. sleep(0)
-        # only queues this greenlet behind other greenlets; a timer, however short, is behind a poll.
-        gevent.sleep(TURN)
         req.body = self.read_body(req)
         deadline = gevent.Timeout(self.client_timeout)
         deadline.start()
@@ -197,7 +253,11 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         except gevent.Timeout as expired:
             if expired is not deadline:
                 raise
-            self.log.info("Closed a connection whose client did not take its answer within %g s", self.client_timeout)
+            self.log.info(
+                "Closed a connection after %g s: its request was still waiting for its turn, or its client had not "
+                "taken the answer",
+                self.client_timeout,
+            )
             raise StopIteration from None  # gunicorn's way to end a connection quietly
         finally:
             deadline.cancel()

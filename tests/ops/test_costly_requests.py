@@ -2,10 +2,11 @@
 
 Before the cost bounds, 32 four-player suggestMoves requests (220 ms each) made every 3-second
 /healthz check fail: Kubernetes would have restarted a healthy pod. Here 32 clients send the worst
-bodies ``bench/worst.py`` found for the four costliest operations, back to back, while /healthz is
-asked on fresh connections; each ask must be answered within the liveness probe's timeout (3 s,
-deploy/base/deployment.yaml). The 1-second figure of the issue is measured, on a quiet machine, by
-``bench/slow_clients.py --way costly``: a test on a shared machine cannot hold a time that tight.
+bodies ``bench/worst.py`` found for the four costliest operations, back to back, from a process of
+their own, while /healthz is asked on fresh connections: each ask must be answered within 1 s. The
+worker computes one request at a time in arrival order and serves the probes first, so a probe waits
+for about two requests at most; ``bench/slow_clients.py --way costly`` measured a p99 of 60-140 ms on
+the 2-core development machine under other load. Without the turns, the probes timed out.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from service.api.sealing import new_key
 
 IN_FLIGHT = 32
 COSTLIEST = ("suggestMoves", "legalCaptures", "applyMove", "playRound")
-PROBE_TIMEOUT_S = 3.0  # the liveness probe's timeoutSeconds
+WITHIN_S = 1.0
 LOAD = """
 import http.client, json, sys, threading, time
 port, seconds = int(sys.argv[1]), float(sys.argv[2])
@@ -74,11 +75,11 @@ def test_healthz_answers_while_32_worst_case_requests_are_in_flight(start_gunico
     assert not result["failures"], result["failures"]
     answered = Counter(result["answered"])
     assert set(answered) <= {200, 422} and sum(answered.values()) >= IN_FLIGHT, answered  # as the worst are
-    assert max(waits) < PROBE_TIMEOUT_S, waits
+    assert max(waits) < WITHIN_S, waits
 
 
 def ask(port: int, path: str) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PROBE_TIMEOUT_S)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=3)  # the liveness probe's timeout
     try:
         conn.request("GET", path)
         response = conn.getresponse()
