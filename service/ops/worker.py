@@ -49,7 +49,6 @@ from .problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
 CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
 DEFAULT_CLIENT_TIMEOUT = 10.0
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
-TURN = 1e-6  # seconds: see computing_in_turn
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
 # app's answer, or with the configuration, stays gunicorn's 500.
 UNPARSED = (
@@ -161,6 +160,15 @@ class Turns:
             self.taken = False
 
 
+def after_a_poll() -> None:
+    """Wait until the loop has polled every connection once. A timer already due: the loop polls
+    without blocking, then runs it (one due in the future, however soon, makes the poll wait a whole
+    millisecond, epoll's grain, whenever no other connection has anything to say)."""
+    hub = gevent.get_hub()
+    with hub.loop.timer(0) as timer:
+        hub.wait(timer)
+
+
 def declared_length(req: Any) -> int | None:
     for name, value in req.headers:
         if name == "CONTENT-LENGTH":
@@ -188,8 +196,8 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         In a greenlet a request's computation runs to its end, and a kept-alive (or pipelined) client
         whose next request is already there would be served again and again, the loop never polling:
         32 clients sending the costliest requests back to back kept /healthz waiting for more than
-        10 s. Waiting for the turn puts a request behind those that came before it; sleeping for a
-        timer, however short, puts it behind a poll (``gevent.sleep(0)`` only queues it behind other
+        10 s. Waiting for the turn puts a request behind those that came before it, and
+        ``after_a_poll`` behind the other connections (``gevent.sleep(0)`` only queues it behind other
         greenlets). Only the app's call takes a turn: reading the body and writing the answer wait on
         the client, and a slow client must not hold the others up.
         """
@@ -198,7 +206,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             if environ.get("PATH_INFO") in PROBE_PATHS:
                 return app(environ, start_response)
             with self.turns:
-                gevent.sleep(TURN)
+                after_a_poll()
                 return app(environ, start_response)
 
         return in_turn
