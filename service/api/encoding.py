@@ -4,13 +4,16 @@ is encoded here."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
-# orjson reads integers in this range as integers, and others as floats; the slow road does the same.
-_LOWEST_INT, _HIGHEST_INT = -(2**63), 2**64 - 1
+# Integers in this range are read as integers (seeds span it), others as floats. orjson's own range
+# stops at -2**63 below, so a body with a longer negative integer takes the slow road.
+_LOWEST_INT, _HIGHEST_INT = -(2**64 - 1), 2**64 - 1
+_LONG_NEGATIVE = re.compile(rb"-[0-9]{19}")
 
 
 class JSONRefused(ValueError):
@@ -26,8 +29,8 @@ def from_json(raw: bytes) -> Any:
 
     Refused: anything but UTF-8 (a byte order mark included), text that is not JSON, NaN and the
     infinities, lone surrogates (``"\\ud800"``), and an object that names a key twice (which value
-    would count is up to each parser; RFC 8259 §4). Integers beyond 64 bits are read as floats, which
-    no integer field takes.
+    would count is up to each parser; RFC 8259 §4). Integers beyond 64 bits (beyond ±(2**64 - 1)) are
+    read as floats, which no integer field takes.
 
     orjson refuses all of these but duplicate keys, at a fifth of the standard library's time. For
     those: a colon outside strings stands for exactly one key, so when the body holds as many colons
@@ -38,7 +41,7 @@ def from_json(raw: bytes) -> Any:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return _strictly(raw)
-    if raw.count(b":") != _keys(value):
+    if raw.count(b":") != _keys(value) or (b"-" in raw and _LONG_NEGATIVE.search(raw)):
         return _strictly(raw)
     return value
 

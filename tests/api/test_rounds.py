@@ -136,6 +136,17 @@ def test_deal_numeric_seed_is_its_decimal_text(client):
     assert by_number["deck"] == seeded_deck("2026")
 
 
+@pytest.mark.parametrize("seed", [2**64 - 1, -(2**64 - 1), 2**63, -(2**63) - 1, -(10**18)])
+def test_deal_whole_number_seeds_span_64_bits_either_sign(client, seed):
+    """Integers beyond what orjson reads as integers (below -2**63) must not turn into floats."""
+    assert ok(deal(client, rules="scopa", players=2, dealer=0, seed=seed))["deck"] == seeded_deck(str(seed))
+
+
+@pytest.mark.parametrize("seed", [2**64, -(2**64), 10**40])
+def test_deal_seed_beyond_64_bits_is_refused(client, seed):
+    assert problem(deal(client, rules="scopa", players=2, dealer=0, seed=seed), 422)["code"] == "invalid-input"
+
+
 def test_deal_without_deck_or_seed_returns_the_deck_used(client):
     body = ok(deal(client, rules="scopa", players=2, dealer=0))
     deck = body["deck"]
