@@ -50,8 +50,10 @@ def post(client: Any, path: str, raw: bytes, content_type: str = "application/js
         ),
         # a colon inside a string: the parser cannot count keys by colons, and must still find the twin
         ("/v1/rounds", b'{"rules":"scopa","players":2,"dealer":0,"seed":"a:b","dealer":1}', "dealer"),
+        # an escaped colon parses to one colon more than the body shows: it must not hide the twin
+        ("/v1/rounds", rb'{"rules":"scopa","players":2,"dealer":0,"seed":"a\u003ab","dealer":1}', "dealer"),
     ],
-    ids=["top-level", "nested", "in-options", "beside-a-colon-in-a-string"],
+    ids=["top-level", "nested", "in-options", "beside-a-colon-in-a-string", "beside-an-escaped-colon"],
 )
 def test_a_key_named_twice_is_a_400(client: Any, path: str, raw: bytes, key: str) -> None:
     body = problem(post(client, path, raw), 400, "duplicate-key")
