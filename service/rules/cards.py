@@ -108,6 +108,11 @@ for _card in DECK:
     _LOOKUP[_card.code] = _LOOKUP[_card] = _card
 
 
+def card_by_code(code: object) -> Card | None:
+    """The card of a canonical code, or None (where ``Card.parse`` would raise)."""
+    return _BY_CODE.get(code) if type(code) is str else None
+
+
 def card_of(value: CardLike) -> Card:
     try:
         return _LOOKUP[value]  # a code or a card: one lookup

@@ -3,15 +3,18 @@ the same result for every body, or the same error."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validates_schema
+from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from service.api import examples, schemas
 from service.api.io import LOADERS
+from service.api.loading import Loader
 
 EXAMPLES = {
     "captures": examples.CAPTURES,
@@ -38,11 +41,66 @@ def test_every_request_schema_has_examples_here() -> None:
     assert set(EXAMPLES) == set(schemas.REQUESTS)
 
 
-def test_the_short_road_serves_the_hot_requests_and_never_a_schema_with_hooks() -> None:
-    assert {"captures", "replay", "scores", "moves"} <= set(SHORT)
+def test_the_short_road_serves_every_request_and_no_hook_it_does_not_reproduce() -> None:
+    assert set(SHORT) == set(schemas.REQUESTS)
     for name, loader in LOADERS.items():
-        if loader.fields is not None:
-            assert not any(loader.schema._hooks.values()), name
+        hooks = loader.schema._hooks
+        assert not any(hooks[h] for h in (PRE_LOAD, POST_LOAD, VALIDATES)), name
+        assert all(not many and not o.get("pass_original") for _, many, o in hooks[VALIDATES_SCHEMA]), name
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_examples_take_the_short_road(name: str) -> None:
+    """Not a fall-back every time: the short road itself loads every example, as Schema.load does."""
+    for example in EXAMPLES[name].values():
+        body = example["body"]
+        assert LOADERS[name].quick(body) == schemas.REQUESTS[name].load(body)
+
+
+class Hooked(Schema):
+    value = fields.Integer()
+
+    @pre_load
+    def _strip(self, data: Any, **kwargs: Any) -> Any:
+        return data
+
+
+class Original(Schema):
+    value = fields.Integer()
+
+    @validates_schema(pass_original=True)
+    def _check(self, data: Any, original: Any, **kwargs: Any) -> None:
+        pass
+
+
+class Renamed(Schema):
+    value = fields.Integer(data_key="Value")
+
+
+class Inner(Schema):
+    value = fields.Integer()
+
+    @post_load
+    def _wrap(self, data: Any, **kwargs: Any) -> Any:
+        return ("wrapped", data)
+
+
+class Outer(Schema):
+    inner = fields.Nested(Inner)
+
+
+@pytest.mark.parametrize("schema", [Hooked(), Original(), Renamed(), Hooked(many=True), Hooked(partial=True)])
+def test_what_the_short_road_does_not_reproduce_goes_to_schema_load(schema: Schema) -> None:
+    loader = Loader(schema)
+    assert loader.fields is None
+    key = "Value" if isinstance(schema, Renamed) else "value"
+    body: Any = [{key: 1}] if schema.many else {key: 1}
+    assert loader.load(body) == schema.load(body)
+
+
+def test_a_nested_schema_with_hooks_loads_by_its_own_road() -> None:
+    loader = Loader(Outer())
+    assert loader.load({"inner": {"value": 2}}) == {"inner": ("wrapped", {"value": 2})}
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -88,3 +146,57 @@ def test_an_unknown_field_beside_a_valid_body_fails_alike(name: str) -> None:
 def test_what_is_not_a_body_fails_alike(name: str, body: Any) -> None:
     assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
     assert outcome(LOADERS[name].load, body)[0] == "refused"
+
+
+# ---- changes anywhere in a body, nested states and moves included ---------------------------------
+
+LEAVES = st.sampled_from(
+    [None, True, False, -1, 0, 1, 2, 3, 4, 5, 39, 40, 64, 65, 2.0, 1.5, "", "x", "7D", "AS", "KH", "QC", "2D"]
+    + ["keep", "table", "play", "cut", "over", "redeal", "chkobba", "scopa", "chkobba-crp", "continue", "won"]
+) | st.just({"profile": "chkobba-crp", "options": {"face_sums": True}})
+VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3), max_leaves=4)
+
+
+def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path in a JSON value (dict keys and list indexes), the value itself first."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += places(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += places(item, (*at, index))
+    return found
+
+
+def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
+    body = json.loads(json.dumps(body))
+    if not path:
+        return new if action == "replace" else body
+    parent = body
+    for step in path[:-1]:
+        parent = parent[step]
+    key = path[-1]
+    if action == "replace":
+        parent[key] = new
+    elif action == "delete":
+        del parent[key]
+    elif isinstance(parent, list):
+        parent.insert(key, new)
+    else:
+        parent[f"{key}_"] = new
+    return body
+
+
+@pytest.mark.parametrize("name", SHORT)
+@given(data=st.data())
+def test_deep_changes_load_or_fail_alike(name: str, data: st.DataObject) -> None:
+    """One to three changes at any depth (a card in a nested state's hand, a move's capture, a
+    side's counts): the short road gives what Schema.load gives, or Schema.load's own error."""
+    example = data.draw(st.sampled_from(sorted(EXAMPLES[name])))
+    body: Any = EXAMPLES[name][example]["body"]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(places(body)))
+        action = data.draw(st.sampled_from(["replace", "delete", "insert"]))
+        body = changed(body, path, action, data.draw(VALUES))
+    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
