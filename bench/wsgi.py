@@ -164,9 +164,8 @@ def build_apps() -> dict[str, WSGIApp]:
     # prometheus_client is first imported; no access log, as bench/http.py runs the service.
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="chkobba-bench-wsgi-"))
     from bench.bare_app import create_app as bare
-    from service.app import create_app as service
-
     from service.api.sealing import new_key
+    from service.app import create_app as service
 
     return {"ceiling": bare(), "service": service({"ACCESS_LOG": "", "STATE_KEYS": new_key()})}
 

@@ -10,10 +10,10 @@ from service.ops import metrics
 from service.rules import (
     Phase,
     RoundState,
+    advance,
     compare_breakdown,
     deal_round,
     parse_move,
-    play,
     replay_round,
     round_breakdown,
     seat_view,
@@ -79,10 +79,10 @@ def deal() -> Response:
 )
 def play_round() -> Response:
     data = body("play")
-    state = state_of(data)
+    state = state_of(data)  # validated once, here: play() would validate it again
     move = parse_move(data["move"])
     try:
-        after, event = play(state, move)
+        after, event = advance(state, move)
     except MoveError as exc:
         metrics.illegal_move(exc.code)
         exc.field = exc.field if exc.field and exc.field.startswith("move") else f"move.{exc.field}"

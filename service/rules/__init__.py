@@ -18,7 +18,8 @@ Captures and plays
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
 Rounds
     ``deal_round(rules, players, dealer, deck=... | seed=..., cut=None) -> (RoundState, deck)``,
-    ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``parse_move(json)``,
+    ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``advance(state, move)``
+    (the same for a state already validated, by ``from_json`` say, or built by the core), ``parse_move(json)``,
     ``legal_moves(state)``, ``round_breakdown(state)``, ``RoundState.to_json()`` and
     ``RoundState.from_json(data)`` (validates against RULES.md §9).
 Scoring and the match
@@ -66,7 +67,19 @@ from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, dec
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
 from .replay import MoveVerdict, Replay, replay_round
-from .round import Cut, CutMove, Event, Move, PlayMove, deal_round, legal_moves, parse_move, play, round_breakdown
+from .round import (
+    Cut,
+    CutMove,
+    Event,
+    Move,
+    PlayMove,
+    advance,
+    deal_round,
+    legal_moves,
+    parse_move,
+    play,
+    round_breakdown,
+)
 from .scoring import Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
 from .seat_view import SeatView, seat_view
 from .shuffle import random_deck, seeded_deck
@@ -81,7 +94,7 @@ __all__ = [
     "Move", "MoveError", "MoveVerdict", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
     "Profile", "Rank", "Reason", "Replay", "RoundState", "Rules", "RulesError", "SeatKnowledge", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "Weights", "WrongPhase",
-    "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
+    "advance", "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
     "hand_captures", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total",
     "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
     "suggest_moves", "validate",

@@ -272,7 +272,7 @@ class Rules:
         if isinstance(spec, Profile):
             return cls(spec)
         if isinstance(spec, str):
-            plain = _PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
+            plain = PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
             return plain if plain is not None else cls(_profile(spec))
         if isinstance(spec, Mapping):
             unknown = set(spec) - {"profile", "options"}
@@ -294,7 +294,7 @@ class Rules:
 
 
 RulesLike = str | Mapping[str, Any] | Rules | Profile
-_PLAIN_RULES: Final[Mapping[str, Rules]] = MappingProxyType({p.id: Rules(p) for p in PROFILES.values()})
+PLAIN_RULES: Final[Mapping[str, Rules]] = MappingProxyType({p.id: Rules(p) for p in PROFILES.values()})
 
 
 def _profile(name: object) -> Profile:

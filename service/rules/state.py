@@ -9,12 +9,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import chain
+from typing import Any, Final, cast
 
 from .captures import HAND_SIZE
-from .cards import DECK, Card, parse_cards
+from .cards import DECK, Card, distinct_cards, parse_cards
 from .errors import BadState, RulesError
-from .profiles import Rules
+from .profiles import PLAIN_RULES, Rules
 
 TABLE_SIZE = 4
 
@@ -81,6 +82,16 @@ class RoundState:
     @classmethod
     def from_json(cls, data: object) -> RoundState:
         """Build and validate a state from its JSON form. Raises a ``RulesError`` naming the field."""
+        state = _well_formed(data)
+        if state is None:
+            state = cls._parse(data)
+        validate(state)
+        return state
+
+    @classmethod
+    def _parse(cls, data: object) -> RoundState:
+        """The state of a JSON form, checked field by field, naming the first field at fault (the
+        road of ``from_json`` when ``_well_formed`` declines)."""
         if not isinstance(data, Mapping):
             raise BadState("a state must be an object", field="state")
         fields = ("rules", "players", "dealer", "phase", "turn", "hands", "table", "stock", "piles", "sweeps")
@@ -99,7 +110,7 @@ class RoundState:
             phase = Phase(data["phase"])
         except (ValueError, TypeError):
             raise BadState(f"phase must be one of {', '.join(p.value for p in Phase)}", field="state.phase") from None
-        state = cls(
+        return cls(
             rules=rules,
             players=_int(data["players"], "players"),
             dealer=_int(data["dealer"], "dealer"),
@@ -112,8 +123,51 @@ class RoundState:
             sweeps=tuple(_int(x, f"sweeps.{i}") for i, x in enumerate(_list(data["sweeps"], "sweeps"))),
             last_capturer=_int(data["last_capturer"], "last_capturer", nullable=True),
         )
-        validate(state)
-        return state
+
+
+_KEYS: Final = frozenset(
+    ("rules", "players", "dealer", "phase", "turn", "hands", "table", "stock", "piles", "sweeps", "last_capturer")
+)
+_PHASES: Final = {p.value: p for p in Phase}
+_LISTS: Final = (list, tuple)
+
+
+def _well_formed(data: object) -> RoundState | None:
+    """The state of a JSON form in the common case, by C loops: exactly the state's keys, a profile
+    id (or rules already built), whole numbers and lists of distinct valid cards. None for anything
+    else (the rules' object form included), which ``RoundState._parse`` then takes field by field;
+    where both take a form, they build the same state."""
+    if type(data) is not dict or data.keys() != _KEYS:
+        return None
+    rules = data["rules"]
+    if type(rules) is str:
+        rules = PLAIN_RULES.get(rules)
+    if type(rules) is not Rules:
+        return None
+    phase = data["phase"]
+    phase = _PHASES.get(phase) if type(phase) is str else None
+    players, dealer, turn, last = data["players"], data["dealer"], data["turn"], data["last_capturer"]
+    hands, piles, sweeps = data["hands"], data["piles"], data["sweeps"]
+    if (
+        phase is None
+        or type(players) is not int
+        or type(dealer) is not int
+        or (turn is not None and type(turn) is not int)
+        or (last is not None and type(last) is not int)
+        or type(hands) not in _LISTS
+        or type(piles) not in _LISTS
+        or type(sweeps) not in _LISTS
+        or any(type(n) is not int for n in sweeps)
+    ):
+        return None
+    hand_cards = tuple(map(distinct_cards, hands))
+    pile_cards = tuple(map(distinct_cards, piles))
+    table, stock = distinct_cards(data["table"]), distinct_cards(data["stock"])
+    if table is None or stock is None or None in hand_cards or None in pile_cards:
+        return None
+    hands_of = cast(tuple[tuple[Card, ...], ...], hand_cards)  # no None in either: checked above
+    piles_of = cast(tuple[tuple[Card, ...], ...], pile_cards)
+    return RoundState(rules, players, dealer, phase, turn, hands_of, table, stock, piles_of, tuple(sweeps), last)
 
 
 def validate(state: RoundState) -> None:
@@ -147,6 +201,9 @@ def validate(state: RoundState) -> None:
 
 
 def _check_conservation(state: RoundState) -> None:
+    every = [*chain.from_iterable(state.hands), *state.table, *state.stock, *chain.from_iterable(state.piles)]
+    if len(every) == len(DECK) and len(set(every)) == len(DECK):
+        return  # the common case: each card once, so all 40 somewhere; else name what is wrong
     where: dict[Card, str] = {}
     places = [
         *((f"state.hands.{i}", hand) for i, hand in enumerate(state.hands)),
