@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
 from .errors import InvalidInput
-from .profiles import Rules, RulesLike, SumPolicy
+from .profiles import Rules, RulesLike
 from .records import record
 
 HAND_SIZE = 3
@@ -66,7 +66,8 @@ def legal_captures(rules: RulesLike, table: Sequence[CardLike], card: CardLike, 
     """
     cards = parse_cards(table, where="table")
     played = card_of(card)
-    check_disjoint([("table", cards), ("the card played", (played,))])
+    if played in frozenset(cards):  # a set: `in` a tuple compares each card the slow way (Card.__lt__)
+        check_disjoint([("table", cards), ("the card played", (played,))])
     return captures_of(Rules.of(rules), cards, played, last_play)
 
 
@@ -91,7 +92,7 @@ def table_and_hand(table: Sequence[CardLike], hand: Sequence[CardLike]) -> tuple
 
 def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bool) -> Captures:
     """``legal_captures`` for inputs already parsed and checked (the round engine's hot path)."""
-    value_of = rules.profile.card_values
+    value_of = rules.card_values
     value = value_of[card]
     values = list(map(value_of.__getitem__, table))
     if value in values:
@@ -107,7 +108,7 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
     options = _sums(table, values, value)
     if not options:
         return record(Captures, (card, value, CaptureKind.NONE, (), None))
-    if rules.profile.sum_policy is SumPolicy.MOST_CARDS:
+    if rules.most_cards:
         most = max(map(len, options))
         options = [o for o in options if len(o) == most]
     # The set taking the whole table, when legal, is lexicographically first.

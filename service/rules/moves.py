@@ -89,7 +89,7 @@ def play_on(
     if chosen is None:
         return record(PlayResult, (card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal))
     taken = legal.options[chosen]
-    remaining = tuple(filterfalse(taken.__contains__, table))
+    remaining = tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
     return record(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))
 
 

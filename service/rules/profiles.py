@@ -244,8 +244,13 @@ class Rules:
     face_sums: bool = field(init=False, compare=False)
     ties_to_last_capturer: bool = field(init=False, compare=False)
     primiera: bool = field(init=False, compare=False)
+    # The profile's, kept here too: captures_of reads them for every card of every move.
+    card_values: Mapping[Card, int] = field(init=False, compare=False, repr=False)
+    most_cards: bool = field(init=False, compare=False, repr=False)  # SumPolicy.MOST_CARDS
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "card_values", self.profile.card_values)
+        object.__setattr__(self, "most_cards", self.profile.sum_policy is SumPolicy.MOST_CARDS)
         object.__setattr__(self, "target", self.option("target"))
         object.__setattr__(self, "face_sums", bool(self.option("face_sums", self.profile.face_sums_default)))
         object.__setattr__(self, "ties_to_last_capturer", bool(self.option("ties_to_last_capturer", False)))
@@ -265,14 +270,17 @@ class Rules:
 
     @classmethod
     def of(cls, spec: RulesLike | None) -> Rules:
+        if type(spec) is str:  # the common case first
+            plain = PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
+            return plain if plain is not None else cls(_profile(spec))
         if spec is None:
             return cls(DEFAULT_PROFILE)
         if isinstance(spec, Rules):
             return spec
         if isinstance(spec, Profile):
             return cls(spec)
-        if isinstance(spec, str):
-            plain = PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
+        if isinstance(spec, str):  # a str subclass
+            plain = PLAIN_RULES.get(spec)
             return plain if plain is not None else cls(_profile(spec))
         if isinstance(spec, Mapping):
             unknown = set(spec) - {"profile", "options"}

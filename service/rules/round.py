@@ -15,7 +15,7 @@ from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
 from .profiles import Rules, RulesLike
 from .records import record
-from .scoring import SideScore, Tally, score_round
+from .scoring import SideScore, Tally, scored
 from .shuffle import random_deck, seeded_deck
 from .state import TABLE_SIZE, Phase, RoundState, validate
 
@@ -226,7 +226,8 @@ class RoundInPlay:
 
     def _load(self, state: RoundState) -> None:
         self.rules, self.players, self.dealer = state.rules, state.players, state.dealer
-        self.order, self.side_of = state.playing_order(), state.side_of
+        self.order = state.playing_order()
+        self.side_of = tuple(map(state.side_of, range(state.players)))  # per seat, as the state says
         self.phase, self.turn = state.phase, state.turn
         self.hands = list(state.hands)
         self.table, self.stock = state.table, state.stock
@@ -273,7 +274,7 @@ class RoundInPlay:
         self.table = result.table
         taken = result.taken
         if taken:
-            side = self.side_of(turn)
+            side = self.side_of[turn]
             pile = self.piles[side]
             pile.append(card)
             pile += taken
@@ -316,8 +317,11 @@ def legal_moves(state: RoundState) -> list[Any]:
 
 
 def round_breakdown(state: RoundState) -> tuple[SideScore, ...]:
-    """The score of a finished round, from its piles and sweeps."""
+    """The score of a finished round, from its piles and sweeps (a valid state is assumed, as by
+    ``advance``: validate a state that comes from outside first)."""
     if state.phase is not Phase.OVER:
         raise WrongPhase("only a finished round is scored", field="state.phase", phase=state.phase.value)
     tallies = [Tally.of_pile(pile, n) for pile, n in zip(state.piles, state.sweeps, strict=True)]
-    return score_round(state.rules, tallies, state.last_capturer)
+    # A finished state is valid (from_json validated it, or the engine played it out), so its piles
+    # partition the deck and its sweeps fit them: check_tallies would find nothing to refuse.
+    return scored(state.rules, tallies, state.last_capturer)

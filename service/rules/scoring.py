@@ -138,6 +138,12 @@ def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int |
     ``ties_to_last_capturer``."""
     rules = Rules.of(rules)
     check_tallies(rules, tallies)
+    return scored(rules, tallies, last_capturer)
+
+
+def scored(rules: Rules, tallies: Sequence[Tally], last_capturer: int | None) -> tuple[SideScore, ...]:
+    """``score_round`` for tallies known to be consistent: those of a round the engine played
+    (``round_breakdown``), or checked by ``check_tallies``."""
     n = len(tallies)
     if last_capturer is not None and not 0 <= last_capturer < n:
         raise InvalidCounts(f"last_capturer must be a side from 0 to {n - 1}", field="last_capturer")

@@ -13,7 +13,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.rules import DECK, Phase, RoundState, RulesError, deal_round, legal_moves
+from service.rules import (
+    DECK,
+    Phase,
+    RoundState,
+    RulesError,
+    Tally,
+    deal_round,
+    legal_moves,
+    round_breakdown,
+    score_round,
+)
 from service.rules.round import PlayMove, advance
 from service.rules.state import _well_formed, validate
 
@@ -123,3 +133,22 @@ def test_the_well_formed_road_declines_what_is_not_plainly_well_formed(tweak: An
     if quick is not None:  # a tuple for a list: both roads take it
         assert quick == RoundState._parse(state)
     assert outcome(RoundState.from_json, state) == outcome(slow_from_json, state)
+
+
+def finished_rounds() -> list[RoundState]:
+    found = []
+    for profile, players in SETUPS:
+        for seed in range(4):
+            last = positions(profile, players, seed)[-1]
+            if last.phase is Phase.OVER:
+                found.append(last)
+    return found
+
+
+def test_round_breakdown_scores_as_score_round_does_with_its_checks() -> None:
+    """round_breakdown skips check_tallies on the engine's own finished states: they always pass it."""
+    rounds = finished_rounds()
+    assert len(rounds) >= 12
+    for state in rounds:
+        tallies = [Tally.of_pile(pile, n) for pile, n in zip(state.piles, state.sweeps, strict=True)]
+        assert round_breakdown(state) == score_round(state.rules, tallies, state.last_capturer)
