@@ -398,3 +398,18 @@ def test_an_authentic_token_without_a_state_object_is_unreadable(payload):
 def test_an_authentic_token_opens_to_any_object_the_rules_then_judge():
     """The sealer only vouches that the service sealed the object; the rules core still validates it."""
     assert sealer().open(authentic(b'{"x": 1}'), now=NOW) == {"x": 1}
+
+
+def test_a_state_orjson_cannot_write_still_seals_and_opens():
+    """Tokens are written with orjson, which hands what it cannot take (a whole number beyond 64
+    bits, which a rules option may hold) to the standard library: such a state opens as sealed."""
+    state = {**STATE, "rules": {"profile": "chkobba", "options": {"target": 2**70 + 1}}}
+    opened = sealer().open(sealer().seal(state, now=NOW), now=NOW)
+    assert opened == state and type(opened["rules"]["options"]["target"]) is int
+
+
+def test_one_cipher_per_key_id_made_once():
+    one = sealer(KEY_A, KEY_B)
+    assert set(one._ciphers) == {kid(KEY_A), kid(KEY_B)}
+    token = one.seal(STATE, now=NOW)
+    assert sealer(KEY_B, KEY_A).open(token, now=NOW) == STATE  # rotated: the second key still opens
