@@ -17,6 +17,7 @@ from service.rules import (
     replay_round,
     round_breakdown,
     seat_view,
+    validate,
 )
 from service.rules.errors import MoveError
 
@@ -120,7 +121,28 @@ def state_of(data: dict[str, Any]) -> RoundState:
     """The plain state of a request, or the one its token carries; validated either way."""
     if "state_token" in data:
         return RoundState.from_json(_sealer().open(data["state_token"]))
-    return RoundState.from_json(data["state"])
+    return _loaded_state(data["state"])
+
+
+def _loaded_state(loaded: dict[str, Any]) -> RoundState:
+    """A plain state as the request schema loaded it (RoundStateSchema): its form is checked and its
+    cards parsed there, so only RULES.md §9 is left, to the core, once. from_json would read the
+    same state from these values, checking their form a second time."""
+    state = RoundState(
+        loaded["rules"],
+        loaded["players"],
+        loaded["dealer"],
+        Phase(loaded["phase"]),
+        loaded["turn"],
+        tuple(loaded["hands"]),
+        loaded["table"],
+        loaded["stock"],
+        tuple(loaded["piles"]),
+        tuple(loaded["sweeps"]),
+        loaded["last_capturer"],
+    )
+    validate(state)
+    return state
 
 
 def _sealed(state: RoundState, viewer: int | None) -> dict[str, Any]:

@@ -200,3 +200,75 @@ def test_deep_changes_load_or_fail_alike(name: str, data: st.DataObject) -> None
         action = data.draw(st.sampled_from(["replace", "delete", "insert"]))
         body = changed(body, path, action, data.draw(VALUES))
     assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+
+
+# ---- a plain state: loaded by its schema, then built without reading its form again ---------------
+
+
+def _round_states() -> list[dict[str, Any]]:
+    import random
+
+    from service.rules import Phase, PlayMove, advance, deal_round, legal_moves
+
+    found = []
+    for profile, players in [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 3), ("scopa", 2)]:
+        rng = random.Random(players)
+        state, _ = deal_round(
+            profile, players, 0, seed=f"{profile}{players}", cut="keep" if profile == "chkobba" else None
+        )
+        found.append(state.to_json())
+        while state.phase is Phase.PLAY:
+            caps = rng.choice(legal_moves(state))
+            state, _ = advance(state, PlayMove(caps.card, rng.choice(caps.options) if caps.options else ()))
+            found.append(state.to_json())
+    found.append(deal_round("chkobba", 2, 1, seed="cut")[0].to_json())  # phase cut
+    return found
+
+
+ROUND_STATES = _round_states()
+STATE_CHANGES = st.sampled_from(["turn", "dealer", "players", "last_capturer", "sweeps", "swap", "move", "phase"])
+
+
+def _state_outcome(build: Any, state: Any) -> tuple[Any, ...]:
+    from service.rules import RulesError
+
+    try:
+        return ("state", build(state))
+    except RulesError as exc:
+        return ("error", type(exc), exc.code, exc.field, exc.message, exc.details)
+
+
+@given(data=st.data())
+def test_a_loaded_plain_state_is_the_state_from_json_reads(data: st.DataObject) -> None:
+    """playRound builds a plain state from what its schema loaded (rounds._loaded_state) instead of
+    reading its form again with from_json: the same state, or the same RULES.md §9 error."""
+    from service.api.rounds import _loaded_state
+    from service.rules import RoundState
+
+    state = json.loads(json.dumps(data.draw(st.sampled_from(ROUND_STATES))))
+    for _ in range(data.draw(st.integers(0, 2))):
+        change = data.draw(STATE_CHANGES)
+        if change == "phase":
+            state["phase"] = data.draw(st.sampled_from(["cut", "play", "redeal", "over"]))
+        elif change in ("swap", "move"):
+            places = [p for p in (state["table"], state["stock"], *state["hands"], *state["piles"]) if p]
+            source = data.draw(st.sampled_from(places))
+            card = source.pop(data.draw(st.integers(0, len(source) - 1)))
+            target = data.draw(st.sampled_from([state["table"], state["stock"], *state["hands"], *state["piles"]]))
+            target.append(card)
+            if change == "swap" and len(target) > 1:
+                target[0], target[-1] = target[-1], target[0]
+        elif change == "sweeps":
+            state["sweeps"][0] = data.draw(st.integers(-1, 12))
+        else:
+            state[change] = (
+                data.draw(st.none() | st.integers(-1, 5))
+                if change in ("turn", "last_capturer")
+                else (data.draw(st.integers(0, 4)))
+            )
+    body = {"state": state, "move": {"card": "AD"}}
+    try:
+        loaded = LOADERS["play"].load(body)
+    except ValidationError:
+        return  # refused at the edge, as before: from_json is never reached
+    assert _state_outcome(_loaded_state, loaded["state"]) == _state_outcome(RoundState.from_json, state)
