@@ -3,15 +3,15 @@
 ``Schema.load`` spends more on its own bookkeeping (an error store, a closure and a call per field,
 a validator chain rebuilt per field, the hooks, partial loading, the unknown-field check) than the
 fields spend on the values. ``Loader`` compiles a schema once into one small function per field,
-made from the field's own settings: required, ``allow_none``, ``load_default``, its validators and,
-for the field types the requests use, a quick test of the JSON value (``quick_load``) that takes
-only values the field's ``_deserialize`` takes, and returns what it returns. Any other value, and any
-other field type, goes through the field's own ``deserialize``. Nested schemas are compiled alike,
-and a schema's ``validates_schema`` hooks are called as ``Schema.load`` calls them.
+made from the field's own settings: required, ``load_default``, its validators and, for the field
+types the requests use, a quick test of the JSON value (``quick_load``) that takes only values the
+field's ``_deserialize`` takes (never null) and returns what it returns. Any other value (null
+included), and any other field type, goes through the field's own ``deserialize``. Nested schemas
+are compiled alike, and a schema's ``validates_schema`` hooks are called as ``Schema.load`` calls them.
 
-At the first doubt of any kind (a missing required field, a null, a validator's or a hook's refusal,
-an unknown key, a body that is not an object), the whole body goes to ``Schema.load``, so every
-error is marshmallow's own, with its whole error tree. A schema that uses what the short road does
+At the first doubt of any kind (a missing required field, a refusal by a field, a validator or a
+hook, an unknown key, a body that is not an object), the whole body goes to ``Schema.load``, so
+every error is marshmallow's own, with its whole error tree. A schema that uses what the short road does
 not reproduce (other hooks, renamed or dotted fields, partial loading, ``many``, unknown fields
 other than refused) is always loaded by ``Schema.load``.
 """
@@ -100,33 +100,34 @@ def _schema_validators(schema: Schema) -> list[Callable[..., Any]] | None:
 
 
 def _converter(field: Field[Any], name: str | None) -> Convert:
-    """How a present value of ``field`` loads: null, then the quick test or the field's own
-    ``deserialize``, then the field's validators, as ``Field.deserialize`` does them."""
+    """How a present value of ``field`` loads: the quick test, then the field's validators; a value
+    the quick test does not take (null included) goes to the field's own ``deserialize``, which
+    applies null, the conversion and the validators as marshmallow does."""
     generic = field.deserialize
-    if field.pre_load or field.post_load:  # marshmallow 4 field-level processors: the field's own road
 
-        def general(value: Any, data: Any) -> Any:
-            return generic(value, name, data, partial=False)
-
-        return general
-    quick = _quick_of(field)
-    check = _validation(field)
-    allow_none = field.allow_none
-
-    def convert(value: Any, data: Any) -> Any:
-        if value is None:
-            if allow_none:
-                return None
-            raise Slow
-        if quick is not None:
-            out = quick(value)
-            if out is not missing:
-                if check is not None:
-                    check(out)
-                return out
+    def general(value: Any, data: Any) -> Any:
         return generic(value, name, data, partial=False)
 
-    return convert
+    quick = None if field.pre_load or field.post_load else _quick_of(field)  # marshmallow 4 field processors
+    if quick is None:
+        return general
+    check = _validation(field)
+    if check is None:
+
+        def convert(value: Any, data: Any) -> Any:
+            out = quick(value)
+            return general(value, data) if out is missing else out
+
+        return convert
+
+    def checked(value: Any, data: Any) -> Any:
+        out = quick(value)
+        if out is missing:
+            return general(value, data)
+        check(out)
+        return out
+
+    return checked
 
 
 def _quick_of(field: Field[Any]) -> Callable[[Any], Any] | None:
@@ -155,7 +156,12 @@ def _quick_of(field: Field[Any]) -> Callable[[Any], Any] | None:
         loader = Loader(nested)
         if loader.fields is None:
             return None
-        return loader.quick  # raises at any doubt, as a whole body would
+        nested_quick = loader.quick  # raises at any doubt, as a whole body would
+
+        def one(value: Any) -> Any:
+            return nested_quick(value) if type(value) is dict else missing
+
+        return one
     return None
 
 

@@ -109,5 +109,15 @@ class EndpointNoted(Request):
     @url_rule.setter
     def url_rule(self, rule: Rule | None) -> None:
         self.__dict__["_url_rule"] = rule
+        self.__dict__.pop("_blueprints", None)
         if rule is not None:
             self.environ[ENDPOINT_KEY] = rule.endpoint
+
+    @property
+    def blueprints(self) -> list[str]:
+        """Flask's, worked out once per request: Flask asks for it three times (before and after the
+        view, at teardown), each time from the endpoint's name."""
+        found: list[str] | None = self.__dict__.get("_blueprints")
+        if found is None:
+            found = self.__dict__["_blueprints"] = super().blueprints
+        return found
