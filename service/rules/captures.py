@@ -94,15 +94,17 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
     """``legal_captures`` for inputs already parsed and checked (the round engine's hot path)."""
     value_of = rules.card_values
     value = value_of[card]
+    if len(table) < 2:  # no sum: two cards at least make one (§4.2); a match (which sweeps) or nothing
+        if table and value_of[table[0]] == value:
+            return record(Captures, (card, value, CaptureKind.MATCH, ((table[0],),), None if last_play else 0))
+        return record(Captures, (card, value, CaptureKind.NONE, (), None))
     values = list(map(value_of.__getitem__, table))
     if value in values:
         if values.count(value) == 1:
             matches: tuple[Option, ...] = ((table[values.index(value)],),)
         else:
             matches = tuple([(c,) for c, v in zip(table, values, strict=True) if v == value])
-        return record(
-            Captures, (card, value, CaptureKind.MATCH, matches, 0 if len(table) == 1 and not last_play else None)
-        )
+        return record(Captures, (card, value, CaptureKind.MATCH, matches, None))  # more cards stay on the table
     if card.face and not rules.face_sums:
         return record(Captures, (card, value, CaptureKind.NONE, (), None))
     options = _sums(table, values, value)

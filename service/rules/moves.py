@@ -80,7 +80,10 @@ def play_on(
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
         chosen = None
     else:
-        chosen = legal.find(capture)
+        try:
+            chosen = legal.options.index(capture)  # the usual case: the cards in table order
+        except ValueError:
+            chosen = legal.find(capture)
         if chosen is None:
             missing = [c.code for c in capture if c not in table]
             why = f"{', '.join(missing)} not on the table" if missing else "not a legal capture"

@@ -43,6 +43,17 @@ class MoveVerdict(NamedTuple):
     options: tuple[Any, ...] = ()  # when illegal: what the seat could do (Captures per hand card, or cuts)
 
     def to_json(self) -> dict[str, Any]:
+        move, event = self.move, self.event
+        if event is not None and self.legal and type(move) is PlayMove:  # the common case, in one go
+            code = move.card.code
+            return {
+                "index": self.position,
+                "seat": self.seat,
+                "verdict": "legal",
+                "card": code,
+                "captured": [code, *[c.code for c in event.taken]] if event.taken else [],
+                "sweep": bool(event.sweep),
+            }
         data: dict[str, Any] = {
             "index": self.position,
             "seat": self.seat,

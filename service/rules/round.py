@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, captures_of
-from .cards import DECK, Card, CardLike, card_of, distinct_cards, parse_cards
+from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
 from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
 from .profiles import Rules, RulesLike
@@ -92,11 +92,13 @@ def parse_move(data: object, *, field: str = "move") -> Move:
             raise InvalidInput('cut must be "keep" or "table"', field=f"{field}.cut") from None
     if not data.keys() <= _PLAY_KEYS or "card" not in data:
         raise InvalidInput("a play is an object {card, capture?, seat?}", field=field)
-    try:
-        card = card_of(data["card"])
-    except InvalidCard as exc:
-        exc.field = f"{field}.card"
-        raise
+    card = card_by_code(data["card"])
+    if card is None:
+        try:
+            card = card_of(data["card"])  # a Card itself, or a code that card_of words as wrong
+        except InvalidCard as exc:
+            exc.field = f"{field}.card"
+            raise
     capture = data.get("capture")
     if capture is None:
         return record(PlayMove, (card, None, seat))
@@ -266,25 +268,25 @@ class RoundInPlay:
             return Event(turn, move, redeal=after.phase is Phase.REDEAL)
         if not isinstance(move, PlayMove):
             raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
-        last_play = self.in_hands == 1 and not self.stock
+        in_hands, stock = self.in_hands - 1, self.stock
         card = move.card
-        result = play_on(self.rules, self.table, self.hands[turn], card, move.capture, last_play)
-        self.hands[turn] = result.hand
-        self.in_hands -= 1
-        self.table = result.table
-        taken = result.taken
+        _, kind, taken, sweep, self.table, self.hands[turn], _ = play_on(
+            self.rules, self.table, self.hands[turn], card, move.capture, not in_hands and not stock
+        )
+        self.in_hands = in_hands
         if taken:
             side = self.side_of[turn]
             pile = self.piles[side]
             pile.append(card)
             pile += taken
-            self.sweeps[side] += result.sweep
+            if sweep:
+                self.sweeps[side] += 1
             self.last_capturer = side
         self.turn = (turn + 1) % self.players
         dealt = False
         collected: tuple[Card, ...] = ()
-        if not self.in_hands:
-            if self.stock:
+        if not in_hands:
+            if stock:
                 self._refill()
                 dealt = True
             else:
@@ -293,7 +295,7 @@ class RoundInPlay:
                 collected, self.table = self.table, ()
                 self.piles[self.last_capturer] += collected
                 self.turn, self.phase = None, Phase.OVER
-        return record(Event, (turn, move, result.kind, taken, result.sweep, dealt, collected, False))
+        return record(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
 
     def _refill(self) -> None:
         """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader
