@@ -24,6 +24,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -51,6 +52,7 @@ THREADS = 1
 CONNECTIONS = 8
 SERVICE_APP = "service.app:create_app()"
 CEILING_APP = "bench.bare_app:create_app()"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 30.0  # gunicorn.conf.py gives workers 20 s to finish on SIGTERM
 
@@ -127,6 +129,18 @@ class Server:
         except FileNotFoundError:
             return "unknown"
         return found.group(1) if found else "unknown"
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time used so far by the live workers (from /proc/PID/stat)."""
+        total = 0
+        for pid in self.workers():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+        return total / CLOCK_TICKS
 
     def log_tail(self, lines: int = 20) -> str:
         try:
@@ -328,12 +342,20 @@ def parse_wrk(text: str) -> dict[str, Any]:
 
 def run_wrk(server: Server, path: str, body_file: Path, seconds: float) -> dict[str, Any]:
     boots = server.boots()
+    cpu = server.cpu_seconds()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     argv = wrk_argv(server.base + path, body_file, seconds)
     proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=seconds + 60)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wrk_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         raise RuntimeError(f"wrk failed ({proc.returncode}): {' '.join(argv)}\n{proc.stdout}\n{proc.stderr}")
     result = parse_wrk(proc.stdout)
     result["recycled_workers"] = server.boots() - boots
+    # The workers' CPU time per answered request: unlike req/s, it does not count the time the
+    # workers wait for a CPU that another process holds, so it moves less on a busy machine.
+    result["cpu_us_per_request"] = 1e6 * (server.cpu_seconds() - cpu) / max(1, result["requests"])
+    result["wrk_cpu_us_per_request"] = 1e6 * wrk_cpu / max(1, result["requests"])
     return result
 
 
@@ -365,10 +387,19 @@ def measure(
             "socket_errors": sum(sum(r["socket_errors"].values()) for r in runs),
             "requests": sum(r["requests"] for r in runs),
             "recycled_workers": sum(r["recycled_workers"] for r in runs),
+            "median_cpu_us": statistics.median(r["cpu_us_per_request"] for r in runs),
+            "median_wrk_cpu_us": statistics.median(r["wrk_cpu_us_per_request"] for r in runs),
         }
     out["ratio"] = out["service"]["median_rps"] / out["ceiling"]["median_rps"]
     out["median_paired_ratio"] = statistics.median(
         s["rps"] / c["rps"] for s, c in zip(runs_of["service"], runs_of["ceiling"], strict=True)
+    )
+    # What req/s comes to when the benchmark alone saturates the CPUs: the workers and wrk share
+    # them, so the throughput is inversely proportional to their CPU time per request.
+    out["cpu_ratio"] = statistics.median(
+        (c["cpu_us_per_request"] + c["wrk_cpu_us_per_request"])
+        / (s["cpu_us_per_request"] + s["wrk_cpu_us_per_request"])
+        for s, c in zip(runs_of["service"], runs_of["ceiling"], strict=True)
     )
     return out
 
@@ -554,18 +585,20 @@ def machine() -> dict[str, Any]:
 def print_results(results: dict[str, dict[str, Any]]) -> None:
     head = (
         f"{'body':<16} {'server':<8} {'req/s':>8} {'±%':>4} {'p50 ms':>7} {'p99 ms':>7} {'requests':>9} "
-        f"{'errors':>6} {'recycled':>8} {'service/ceiling':>16}"
+        f"{'errors':>6} {'recycled':>8} {'service/ceiling':>16} {'CPU µs/req':>10} {'CPU ratio':>9}"
     )
     print(head)
     print("-" * len(head))
     for name, res in results.items():
         for role in ROLES:
             r = res[role]
-            ratio = f"{res['ratio']:.2f} ({res['median_paired_ratio']:.2f})" if role == "service" else ""
+            service = role == "service"
+            ratio = f"{res['ratio']:.2f} ({res['median_paired_ratio']:.2f})" if service else ""
+            cpu_ratio = f"{res['cpu_ratio']:.2f}" if service else ""
             print(
                 f"{name if role == 'ceiling' else '':<16} {role:<8} {r['median_rps']:>8.0f} {r['spread_pct']:>4.0f} "
                 f"{r['median_p50_ms']:>7.2f} {r['median_p99_ms']:>7.2f} {r['requests']:>9} {r['errors']:>6} "
-                f"{r['recycled_workers']:>8} {ratio:>16}"
+                f"{r['recycled_workers']:>8} {ratio:>16} {r['median_cpu_us']:>10.0f} {cpu_ratio:>9}"
             )
 
 
@@ -578,7 +611,16 @@ def goals(results: dict[str, dict[str, Any]], model: tuple[str, bool]) -> list[d
         res = results[name]
         errors = res["service"]["errors"] + res["ceiling"]["errors"]
         met = res["ratio"] >= goal and errors == 0 and model == GOAL_MODEL
-        out.append({"body": name, "goal": goal, "ratio": res["ratio"], "errors": errors, "met": met})
+        out.append(
+            {
+                "body": name,
+                "goal": goal,
+                "ratio": res["ratio"],
+                "cpu_ratio": res["cpu_ratio"],
+                "errors": errors,
+                "met": met,
+            }
+        )
     return out
 
 
@@ -723,6 +765,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("Medians over the runs. ±%: (max - min) / median of req/s. errors: non-2xx answers and socket errors,")
     print("summed over the runs. recycled: workers restarted by max_requests during the runs.")
     print("service/ceiling: the ratio of the median req/s (the median of the paired runs' ratios).")
+    print("CPU µs/req: the workers' CPU time per answered request (median over the runs). CPU ratio: the")
+    print("median over the paired runs of (ceiling + its wrk) / (service + its wrk) CPU time per request: what")
+    print("service/ceiling comes to when the benchmark alone saturates the CPUs; steadier on a busy machine.")
     print()
     print_results(results)
     print()
@@ -730,7 +775,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for g in checked:
         print(
             f"goal {g['body']}: service ≥ {g['goal']:.2f} of the ceiling with no errors, {model_text(GOAL_MODEL)}: "
-            f"{'MET' if g['met'] else 'MISSED'} ({g['ratio']:.3f}, {g['errors']} errors)"
+            f"{'MET' if g['met'] else 'MISSED'} ({g['ratio']:.3f}, {g['errors']} errors; "
+            f"CPU ratio {g['cpu_ratio']:.3f})"
         )
     if checked and model != GOAL_MODEL:
         print(
