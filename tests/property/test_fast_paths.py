@@ -152,3 +152,32 @@ def test_round_breakdown_scores_as_score_round_does_with_its_checks() -> None:
     for state in rounds:
         tallies = [Tally.of_pile(pile, n) for pile, n in zip(state.piles, state.sweeps, strict=True)]
         assert round_breakdown(state) == score_round(state.rules, tallies, state.last_capturer)
+
+
+@given(st.lists(st.sampled_from([*DECK, "7D", None, 7]), max_size=60), st.integers(0, 5))
+def test_a_tally_counts_its_pile_one_card_at_a_time(pile: list[Any], sweeps: int) -> None:
+    """Tally.of_pile counts four things in one packed sum; counted here one card at a time (duplicates
+    and things that are not cards included, which count for nothing)."""
+    from service.rules import SEVEN_OF_DIAMONDS, Card, Rank, Suit
+
+    cards = [c for c in pile if isinstance(c, Card)]
+    tally = Tally.of_pile(pile, sweeps)
+    assert (tally.cards, tally.sweeps, tally.pile) == (len(pile), sweeps, tuple(pile))
+    assert tally.diamonds == sum(c.suit is Suit.DIAMONDS for c in cards)
+    assert tally.sevens == sum(c.rank is Rank.SEVEN for c in cards)
+    assert tally.sixes == sum(c.rank is Rank.SIX for c in cards)
+    assert tally.seven_of_diamonds is (SEVEN_OF_DIAMONDS in cards)
+
+
+@given(st.lists(st.sampled_from([*DECK[:6], "7D", "XX", None, 3]), max_size=4) | st.sampled_from(["AD", None, {}]))
+def test_distinct_cards_is_the_parse_of_a_valid_list(values: Any) -> None:
+    from service.rules import DuplicateCard, InvalidCard, parse_cards
+    from service.rules.cards import distinct_cards
+
+    found = distinct_cards(values)
+    try:
+        parsed = parse_cards(values)
+    except (InvalidCard, DuplicateCard):
+        assert found is None
+    else:
+        assert found == parsed
