@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -59,6 +60,19 @@ def _encode(raw: bytes) -> str:
 
 def key_id(key: bytes) -> bytes:
     return hashlib.sha256(key).digest()[:8]
+
+
+def _read(payload: bytes) -> Any:
+    """The state of an authentic token, read as the standard library reads it. orjson reads it three
+    times faster and alike, but for numbers beyond 64 bits, which it reads as floats. A sealed state
+    is the JSON of a valid one, whose only number that can be that large is a rules option, so orjson
+    is taken at its word where the rules are a profile id, and the standard library reads anything
+    else (the object form of the rules, whatever orjson refuses)."""
+    try:
+        state = orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        return json.loads(payload)
+    return state if type(state) is dict and type(state.get("rules")) is str else json.loads(payload)
 
 
 def new_key() -> str:
@@ -151,7 +165,7 @@ class Sealer:
                 "expired-state", "expired", f"state_token expired {int(current - issued - self.lifetime_seconds)} s ago"
             )
         try:
-            state = json.loads(payload)
+            state = _read(payload)
         except ValueError:  # authentic but unreadable: only a bug of ours could do this
             raise _tampered("unreadable", "state_token holds no readable state") from None
         if not isinstance(state, dict):

@@ -130,6 +130,7 @@ _KEYS: Final = frozenset(
 )
 _PHASES: Final = {p.value: p for p in Phase}
 _LISTS: Final = (list, tuple)
+_INT: Final = frozenset({int})
 
 
 def _well_formed(data: object) -> RoundState | None:
@@ -157,7 +158,7 @@ def _well_formed(data: object) -> RoundState | None:
         or type(hands) not in _LISTS
         or type(piles) not in _LISTS
         or type(sweeps) not in _LISTS
-        or any(type(n) is not int for n in sweeps)
+        or not set(map(type, sweeps)) <= _INT
     ):
         return None
     hand_cards = tuple(map(distinct_cards, hands))
@@ -244,18 +245,20 @@ def _check_cut(state: RoundState) -> None:
 
 
 def _check_play(state: RoundState) -> None:
-    sizes = [len(state.hands[seat]) for seat in state.playing_order()]
+    order = state.playing_order()
+    sizes = list(map(len, map(state.hands.__getitem__, order)))  # C loops: this runs for every request
     top = max(sizes)
     if top == 0:
         raise BadState("in play some hand must hold cards", field="state.hands")
     played = sizes.index(top)  # seats before this one in playing order have played this hand
-    if any(s != top - 1 for s in sizes[:played]) or any(s != top for s in sizes[played:]):
+    # Every size before `played` is top - 1, every one from it is top (counted in C, not by generators).
+    if sizes.count(top - 1) != played or sizes.count(top) != len(sizes) - played:
         raise BadState(
             "hand sizes must drop by one along the playing order as the seats play "
             f"(sizes from the leader, seat {state.leader}: {sizes})",
             field="state.hands",
         )
-    expected = state.playing_order()[played]
+    expected = order[played]
     if state.turn != expected:
         raise BadState(f"the turn is seat {expected}'s, by the hand sizes and the playing order", field="state.turn")
     per_refill = HAND_SIZE * state.players
@@ -265,7 +268,7 @@ def _check_play(state: RoundState) -> None:
             f"{per_refill} at a time, so it holds a multiple of {per_refill}",
             field="state.stock",
         )
-    fresh = all(s == HAND_SIZE for s in sizes) and not any(state.piles) and len(state.table) == TABLE_SIZE
+    fresh = sizes.count(HAND_SIZE) == len(sizes) and not any(state.piles) and len(state.table) == TABLE_SIZE
     redeal = state.rules.profile.redeal
     if fresh and len(state.stock) == len(DECK) - per_refill - TABLE_SIZE and redeal and redeal.applies(state.table):
         raise BadState("this deal must be dealt again (its table calls for a redeal)", field="state.table")
