@@ -17,7 +17,7 @@ def captures_json(captures: Captures) -> dict[str, Any]:
     return {
         "card": captures.card.code,
         "value": captures.value,
-        "kind": captures.kind.value,
+        "kind": captures.kind._value_,  # _value_: .value is a Python-level property
         "options": [
             {"capture": [c.code for c in option], "sweep": i == sweeping} for i, option in enumerate(captures.options)
         ],

@@ -13,7 +13,8 @@ Captures and plays
     ``legal_captures(rules, table, card, last_play=False) -> Captures``: the card's value, the kind
     (match, sum, none) and its options, each the tuple of table cards taken in table order, listed
     in lexicographic order of table positions; ``Captures.sweeping`` is the index of the option that
-    empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card.
+    empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card
+    (``hand_captures_of`` for a table and a hand already parsed).
     ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
 Rounds
@@ -42,7 +43,7 @@ Errors
     ``field`` it concerns.
 """
 
-from .captures import CaptureKind, Captures, captures_of, hand_captures, legal_captures
+from .captures import CaptureKind, Captures, captures_of, hand_captures, hand_captures_of, legal_captures
 from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Rank, Suit, parse_cards
 from .errors import (
     AmbiguousCapture,
@@ -95,7 +96,7 @@ __all__ = [
     "Profile", "Rank", "Reason", "Replay", "RoundState", "Rules", "RulesError", "SeatKnowledge", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "Weights", "WrongPhase",
     "advance", "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
-    "hand_captures", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total",
-    "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
+    "hand_captures", "hand_captures_of", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play",
+    "primiera_total", "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
     "suggest_moves", "validate",
 ]  # fmt: skip

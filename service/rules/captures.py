@@ -76,8 +76,16 @@ def hand_captures(
 ) -> list[Captures]:
     """The legal captures of every card of ``hand``, in hand order."""
     table_cards, hand_cards = table_and_hand(table, hand)
-    the_rules = Rules.of(rules)
-    return [captures_of(the_rules, table_cards, card, last_play) for card in hand_cards]
+    return hand_captures_of(Rules.of(rules), table_cards, hand_cards, last_play)
+
+
+def hand_captures_of(rules: Rules, table: tuple[Card, ...], hand: tuple[Card, ...], last_play: bool) -> list[Captures]:
+    """``hand_captures`` for a table and a hand already parsed (each of distinct cards, the hand of at
+    most 3: an edge that loaded them checked that): what is left to check is that no card is both on
+    the table and in the hand."""
+    if not frozenset(table).isdisjoint(hand):  # a set: `in` a tuple compares each card the slow way
+        check_disjoint([("table", table), ("hand", hand)])
+    return [captures_of(rules, table, card, last_play) for card in hand]
 
 
 def table_and_hand(table: Sequence[CardLike], hand: Sequence[CardLike]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:

@@ -64,7 +64,7 @@ class Event(NamedTuple):
         else:
             data.update(
                 card=self.move.card.code,
-                kind=self.kind.value if self.kind else None,
+                kind=self.kind._value_ if self.kind else None,  # _value_: .value is a Python-level property
                 captured=[c.code for c in self.captured],
                 sweep=self.sweep,
             )

@@ -37,7 +37,7 @@ class SeatView:
             "rules": state.rules.to_json(),
             "players": state.players,
             "dealer": state.dealer,
-            "phase": state.phase.value,
+            "phase": state.phase._value_,  # _value_: .value is a Python-level property
             "turn": state.turn,
             "hand": [c.code for c in self.hand],
             "hand_sizes": [len(h) for h in state.hands],

@@ -69,7 +69,7 @@ class RoundState:
             "rules": self.rules.to_json(),
             "players": self.players,
             "dealer": self.dealer,
-            "phase": self.phase.value,
+            "phase": self.phase._value_,  # _value_: .value is a Python-level property
             "turn": self.turn,
             "hands": [[c.code for c in hand] for hand in self.hands],
             "table": [c.code for c in self.table],
