@@ -7,13 +7,14 @@ context proxies cost on every request.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from time import perf_counter
 from typing import Any
 
 from flask import Flask, Request, request
 from flask.signals import got_request_exception
+from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import Rule
 
 from service.api.operations import ENDPOINT_TO_OPERATION
@@ -22,6 +23,9 @@ from . import metrics
 from .logging import REQUEST_ID_HEADER, AccessLog, request_id_from
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+# Werkzeug's status lines ("422 UNPROCESSABLE ENTITY") to their codes; any other line is parsed.
+_STATUSES = {f"{code} {phrase.upper()}": code for code, phrase in HTTP_STATUS_CODES.items()}
+observe = metrics.observe
 ERROR_KEY = "chkobba.error"
 ENDPOINT_KEY = "chkobba.endpoint"  # Flask empties environ["werkzeug.request"] when it is done
 
@@ -39,27 +43,33 @@ class Observed:
         self.app, self.log = app, log
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        began = time.perf_counter()
+        began = perf_counter()
         request_id = request_id_from(environ.get("HTTP_X_REQUEST_ID"))
-        answered: list[Any] = []
+        answered: tuple[str, list[tuple[str, str]]] | None = None
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            nonlocal answered
             headers.append((REQUEST_ID_HEADER, request_id))
-            answered[:] = [status, headers]
+            answered = status, headers
             return start_response(status, headers, exc_info)
 
         body = self.app(environ, start)
-        seconds = time.perf_counter() - began
-        status = int(answered[0][:3]) if answered else 500
+        seconds = perf_counter() - began
+        status = (_STATUSES.get(answered[0]) or int(answered[0][:3])) if answered else 500
         operation = operation_of(environ)
-        metrics.observe(operation, status, seconds)
-        if self.log.enabled:
+        observe(operation, status, seconds)
+        if self.log.destination:  # the log is on (AccessLog.enabled, without a property call)
             self.log.write(self._record(environ, request_id, operation, status, seconds, answered))
         return body
 
     @staticmethod
     def _record(
-        environ: dict[str, Any], request_id: str, operation: str, status: int, seconds: float, answered: list[Any]
+        environ: dict[str, Any],
+        request_id: str,
+        operation: str,
+        status: int,
+        seconds: float,
+        answered: tuple[str, list[tuple[str, str]]] | None,
     ) -> dict[str, Any]:
         length = next((v for k, v in answered[1] if k.lower() == "content-length"), None) if answered else None
         record: dict[str, Any] = {
