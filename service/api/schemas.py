@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, missing, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.rules import CATEGORIES, REASONS, Outcome, Phase
 
@@ -35,9 +35,7 @@ class StrictInt(fields.Integer):
             raise self.make_error("invalid")
         return super()._validated(value)
 
-    def quick_load(self, value: Any) -> Any:
-        """``_deserialize`` for a JSON whole number; ``missing`` otherwise (service/api/loading.py)."""
-        return value if type(value) is int else missing
+    quick_type = int  # _deserialize returns a JSON whole number as it is (service/api/loading.py)
 
 
 class Bool(fields.Boolean):
@@ -48,9 +46,7 @@ class Bool(fields.Boolean):
             raise self.make_error("invalid", input=value)
         return value
 
-    def quick_load(self, value: Any) -> Any:
-        """``_deserialize`` for a JSON boolean; ``missing`` otherwise (service/api/loading.py)."""
-        return value if type(value) is bool else missing
+    quick_type = bool  # _deserialize returns a JSON boolean as it is (service/api/loading.py)
 
 
 def Cards(*, max_items: int = MAX_CARDS, min_items: int = 0, **kwargs: Any) -> CardList:  # noqa: N802 - a field

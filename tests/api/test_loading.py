@@ -272,3 +272,37 @@ def test_a_loaded_plain_state_is_the_state_from_json_reads(data: st.DataObject) 
     except ValidationError:
         return  # refused at the edge, as before: from_json is never reached
     assert _state_outcome(_loaded_state, loaded["state"]) == _state_outcome(RoundState.from_json, state)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("sweeps", [0, True]),
+        ("sweeps", [0, -1]),
+        ("sweeps", [0, 2.0]),
+        ("sweeps", []),
+        ("sweeps", [0, 0, 0, 0]),
+        ("hands", [["AD"], None]),
+        ("hands", [["AD"], ["AD"]]),
+        ("hands", [["AD", "AD"], []]),
+        ("hands", [["XX"], []]),
+        ("hands", "AD"),
+        ("piles", [[], [], [], []]),
+        ("players", True),
+        ("players", 5),
+        ("turn", None),
+        ("turn", -1),
+        ("phase", "Play"),
+        ("phase", 3),
+        ("last_capturer", 3),
+        ("rules", {"profile": "chkobba-crp", "options": {"face_sums": True}}),
+        ("rules", "nope"),
+    ],
+)
+def test_the_written_out_state_tests_load_or_fail_as_schema_load(key: str, value: Any) -> None:
+    """The tests _compile writes in line (a range, a set of types, a list of card lists) against
+    Schema.load on a state changed in one field."""
+    state = json.loads(json.dumps(ROUND_STATES[3]))
+    state[key] = value
+    body = {"state": state, "move": {"card": "AD"}}
+    assert outcome(LOADERS["play"].load, body) == outcome(schemas.REQUESTS["play"].load, body)
