@@ -70,13 +70,25 @@ class Profile:
     # A plain dict (typed read-only): a mapping proxy would slow the lookup on every capture.
     card_values: Mapping[Card, int] = field(init=False)
     _side_counts: tuple[int, ...] = field(init=False)
+    _seat_sides: Mapping[int, tuple[int, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card_values", {c: self.values[c.rank] for c in DECK})
         object.__setattr__(self, "_side_counts", tuple(sorted({self.sides(n) for n in self.players})))
+        seat_sides = {n: tuple(self.side_of(n, seat) for seat in range(n)) for n in self.players}
+        object.__setattr__(self, "_seat_sides", seat_sides)
 
     def sides(self, players: int) -> int:
         return 2 if players == 4 else players
+
+    def side_of(self, players: int, seat: int) -> int:
+        """The side a seat plays for: with four players, partners sit opposite (0 and 2, 1 and 3)."""
+        return seat % self.sides(players)
+
+    def seat_sides(self, players: int) -> tuple[int, ...]:
+        """``side_of`` for every seat, in seat order (worked out once per player count)."""
+        found = self._seat_sides.get(players)
+        return found if found is not None else tuple(self.side_of(players, seat) for seat in range(players))
 
     def side_counts(self) -> tuple[int, ...]:
         return self._side_counts

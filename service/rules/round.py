@@ -229,7 +229,7 @@ class RoundInPlay:
     def _load(self, state: RoundState) -> None:
         self.rules, self.players, self.dealer = state.rules, state.players, state.dealer
         self.order = state.playing_order()
-        self.side_of = tuple(map(state.side_of, range(state.players)))  # per seat, as the state says
+        self.side_of = state.rules.profile.seat_sides(state.players)  # per seat, as the profile says
         self.phase, self.turn = state.phase, state.turn
         self.hands = list(state.hands)
         self.table, self.stock = state.table, state.stock

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from typing import Any, Final, cast
 
@@ -59,10 +60,10 @@ class RoundState:
         return self.dealer if self.phase is Phase.REDEAL else None
 
     def side_of(self, seat: int) -> int:
-        return seat % self.sides
+        return self.rules.profile.side_of(self.players, seat)
 
     def playing_order(self) -> list[int]:
-        return [(self.leader + k) % self.players for k in range(self.players)]
+        return list(_order_from(self.leader, self.players))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +170,12 @@ def _well_formed(data: object) -> RoundState | None:
     hands_of = cast(tuple[tuple[Card, ...], ...], hand_cards)  # no None in either: checked above
     piles_of = cast(tuple[tuple[Card, ...], ...], pile_cards)
     return RoundState(rules, players, dealer, phase, turn, hands_of, table, stock, piles_of, tuple(sweeps), last)
+
+
+@lru_cache(maxsize=64)
+def _order_from(leader: int, players: int) -> tuple[int, ...]:
+    """The seats in playing order from ``leader`` (asked for every move: worked out once)."""
+    return tuple((leader + k) % players for k in range(players))
 
 
 def validate(state: RoundState) -> None:
