@@ -41,11 +41,11 @@ class RedealRule:
     ranks: frozenset[Rank] | None = None
 
     def applies(self, table: tuple[Card, ...]) -> bool:
-        tally: dict[Rank, int] = {}
-        for card in table:
-            if self.ranks is None or card.rank in self.ranks:
-                tally[card.rank] = tally.get(card.rank, 0) + 1
-        return any(n >= self.count for n in tally.values())
+        ranks = [card.rank for card in table]
+        if self.ranks is not None:
+            ranks = [rank for rank in ranks if rank in self.ranks]
+        # The most cards of one rank, counted in C (every deal asks, with four cards or five).
+        return bool(ranks) and max(map(ranks.count, ranks)) >= self.count
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from .profiles import Rules, RulesLike
 from .records import record
 from .scoring import SideScore, Tally, scored
 from .shuffle import random_deck, seeded_deck
-from .state import TABLE_SIZE, Phase, RoundState, validate
+from .state import TABLE_SIZE, Phase, RoundState, leader_of, playing_order_of, validate
 
 
 class Cut(enum.Enum):
@@ -143,62 +143,58 @@ def deal_round(
     if cut is not None and not profile.cut_ritual:
         raise InvalidInput(f"{profile.id} has no cut ritual", field="cut")
     the_cut = _cut_of(cut)
-    empty = tuple(() for _ in range(profile.sides(players)))
-    start = RoundState(
-        rules=the_rules,
-        players=players,
-        dealer=dealer,
-        phase=Phase.CUT,
-        turn=(dealer + 1) % players,
-        hands=tuple(() for _ in range(players)),
-        table=(),
-        stock=cards,
-        piles=empty,
-        sweeps=tuple(0 for _ in empty),
-        last_capturer=None,
-    )
+    sides = profile.sides(players)
+    empty, zeros = ((),) * sides, (0,) * sides
     if profile.cut_ritual and the_cut is None:
-        return start, cards
-    return _lay_out(start, the_cut or Cut.KEEP), cards
+        turn = leader_of(players, dealer)
+        return RoundState(
+            the_rules, players, dealer, Phase.CUT, turn, ((),) * players, (), cards, empty, zeros, None
+        ), cards
+    return _lay_out(the_rules, players, dealer, cards, the_cut or Cut.KEEP, empty, zeros, None), cards
+
+
+_CUTS: Final = {c.value: c for c in Cut}
 
 
 def _cut_of(cut: Cut | str | None) -> Cut | None:
     if cut is None or isinstance(cut, Cut):
         return cut
+    found = _CUTS.get(cut) if type(cut) is str else None  # Cut(cut) is an enum lookup, several times dearer
+    if found is not None:
+        return found
     try:
         return Cut(cut)
     except ValueError:
         raise InvalidInput('cut must be "keep" or "table"', field="cut") from None
 
 
-def _lay_out(start: RoundState, cut: Cut) -> RoundState:
-    """The deal from the deck in ``start.stock``: each seat in playing order takes a block of 3, then
-    the table a block of 4. A tabled cut card is the first table card, drawn before the blocks; a
-    kept one is simply the first card of the cutter's block (the cutter is first in order)."""
-    deck = start.stock
+def _lay_out(
+    rules: Rules,
+    players: int,
+    dealer: int,
+    deck: tuple[Card, ...],
+    cut: Cut,
+    piles: tuple[tuple[Card, ...], ...],
+    sweeps: tuple[int, ...],
+    last_capturer: int | None,
+) -> RoundState:
+    """The deal from ``deck`` (the stock of the round waiting for the cut): each seat in playing order
+    takes a block of 3, then the table a block of 4. A tabled cut card is the first table card, drawn
+    before the blocks; a kept one is simply the first card of the cutter's block (the cutter is first
+    in order). The piles, sweeps and last capturer are the round's, as they were before the cut."""
     tabled = deck[:1] if cut is Cut.TABLE else ()
     rest = deck[len(tabled) :]
-    hands: list[tuple[Card, ...]] = [()] * start.players
-    for k, seat in enumerate(start.playing_order()):
+    hands: list[tuple[Card, ...]] = [()] * players
+    leader = leader_of(players, dealer)
+    for k, seat in enumerate(playing_order_of(leader, players)):
         hands[seat] = rest[HAND_SIZE * k : HAND_SIZE * (k + 1)]
-    dealt = HAND_SIZE * start.players
+    dealt = HAND_SIZE * players
     table = (*tabled, *rest[dealt : dealt + TABLE_SIZE - len(tabled)])
     stock = rest[dealt + TABLE_SIZE - len(tabled) :]
-    redeal = start.rules.profile.redeal
+    redeal = rules.profile.redeal
     void = redeal is not None and redeal.applies(table)
-    return RoundState(
-        start.rules,
-        start.players,
-        start.dealer,
-        Phase.REDEAL if void else Phase.PLAY,
-        None if void else start.leader,
-        tuple(hands),
-        table,
-        stock,
-        start.piles,
-        start.sweeps,
-        start.last_capturer,
-    )
+    phase, turn = (Phase.REDEAL, None) if void else (Phase.PLAY, leader)
+    return RoundState(rules, players, dealer, phase, turn, tuple(hands), table, stock, piles, sweeps, last_capturer)
 
 
 def play(state: RoundState, move: Move) -> tuple[RoundState, Event]:
@@ -263,7 +259,17 @@ class RoundInPlay:
         if self.phase is Phase.CUT:
             if not isinstance(move, CutMove):
                 raise WrongPhase("the round waits for the cut: keep or table the drawn card", field="move", phase="cut")
-            after = _lay_out(self.state(), move.cut)
+            piles = tuple(map(tuple, self.piles))
+            after = _lay_out(
+                self.rules,
+                self.players,
+                self.dealer,
+                self.stock,
+                move.cut,
+                piles,
+                tuple(self.sweeps),
+                self.last_capturer,
+            )
             self._load(after)
             return Event(turn, move, redeal=after.phase is Phase.REDEAL)
         if not isinstance(move, PlayMove):

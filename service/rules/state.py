@@ -49,7 +49,7 @@ class RoundState:
     @property
     def leader(self) -> int:
         """The seat after the dealer: it receives first, cuts in chkobba, and leads every hand."""
-        return (self.dealer + 1) % self.players
+        return leader_of(self.players, self.dealer)
 
     @property
     def next_dealer(self) -> int | None:
@@ -63,7 +63,7 @@ class RoundState:
         return self.rules.profile.side_of(self.players, seat)
 
     def playing_order(self) -> list[int]:
-        return list(_order_from(self.leader, self.players))
+        return list(playing_order_of(self.leader, self.players))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -172,8 +172,13 @@ def _well_formed(data: object) -> RoundState | None:
     return RoundState(rules, players, dealer, phase, turn, hands_of, table, stock, piles_of, tuple(sweeps), last)
 
 
+def leader_of(players: int, dealer: int) -> int:
+    """The seat after the dealer (``RoundState.leader``)."""
+    return (dealer + 1) % players
+
+
 @lru_cache(maxsize=64)
-def _order_from(leader: int, players: int) -> tuple[int, ...]:
+def playing_order_of(leader: int, players: int) -> tuple[int, ...]:
     """The seats in playing order from ``leader`` (asked for every move: worked out once)."""
     return tuple((leader + k) % players for k in range(players))
 

@@ -181,3 +181,16 @@ def test_distinct_cards_is_the_parse_of_a_valid_list(values: Any) -> None:
         assert found is None
     else:
         assert found == parsed
+
+
+@given(st.lists(st.sampled_from(DECK), max_size=6, unique=True), st.integers(1, 4), st.booleans())
+def test_a_redeal_rule_counts_ranks_as_a_tally_does(table: list[Any], count: int, kings_only: bool) -> None:
+    from service.rules import Rank
+    from service.rules.profiles import RedealRule
+
+    rule = RedealRule(count=count, ranks=frozenset({Rank.KING}) if kings_only else None)
+    tally: dict[Any, int] = {}
+    for card in table:
+        if rule.ranks is None or card.rank in rule.ranks:
+            tally[card.rank] = tally.get(card.rank, 0) + 1
+    assert rule.applies(tuple(table)) is any(n >= count for n in tally.values())
