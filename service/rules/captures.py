@@ -31,6 +31,11 @@ class CaptureKind(enum.Enum):
     NONE = "none"  # captures nothing: the card is laid on the table (§4.4)
 
 
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_MATCH, _SUM, _NONE = CaptureKind.MATCH, CaptureKind.SUM, CaptureKind.NONE
+
+
 class Captures(NamedTuple):
     """What a card may do on a table: its value, the kind of capture, the legal options (each the
     table cards taken, in table order) and which option, if any, sweeps the table (§5)."""
@@ -104,26 +109,26 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
     value = value_of[card]
     if len(table) < 2:  # no sum: two cards at least make one (§4.2); a match (which sweeps) or nothing
         if table and value_of[table[0]] == value:
-            return record(Captures, (card, value, CaptureKind.MATCH, ((table[0],),), None if last_play else 0))
-        return record(Captures, (card, value, CaptureKind.NONE, (), None))
+            return record(Captures, (card, value, _MATCH, ((table[0],),), None if last_play else 0))
+        return record(Captures, (card, value, _NONE, (), None))
     values = list(map(value_of.__getitem__, table))
     if value in values:
         if values.count(value) == 1:
             matches: tuple[Option, ...] = ((table[values.index(value)],),)
         else:
             matches = tuple([(c,) for c, v in zip(table, values, strict=True) if v == value])
-        return record(Captures, (card, value, CaptureKind.MATCH, matches, None))  # more cards stay on the table
+        return record(Captures, (card, value, _MATCH, matches, None))  # more cards stay on the table
     if card.face and not rules.face_sums:
-        return record(Captures, (card, value, CaptureKind.NONE, (), None))
+        return record(Captures, (card, value, _NONE, (), None))
     options = _sums(table, values, value)
     if not options:
-        return record(Captures, (card, value, CaptureKind.NONE, (), None))
+        return record(Captures, (card, value, _NONE, (), None))
     if rules.most_cards:
         most = max(map(len, options))
         options = [o for o in options if len(o) == most]
     # The set taking the whole table, when legal, is lexicographically first.
     sweeping = 0 if len(options[0]) == len(table) and not last_play else None
-    return record(Captures, (card, value, CaptureKind.SUM, tuple(options), sweeping))
+    return record(Captures, (card, value, _SUM, tuple(options), sweeping))
 
 
 def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Option]:

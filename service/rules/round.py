@@ -25,6 +25,12 @@ class Cut(enum.Enum):
     TABLE = "table"  # the drawn card is the first table card
 
 
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_CUT, _PLAY, _REDEAL, _OVER = Phase.CUT, Phase.PLAY, Phase.REDEAL, Phase.OVER
+_KEEP, _TABLE = Cut.KEEP, Cut.TABLE
+
+
 class PlayMove(NamedTuple):  # a named tuple: one is made for every move of every replay
     card: Card
     capture: tuple[Card, ...] | None = None  # None: let the rules choose, legal only if unambiguous
@@ -147,10 +153,8 @@ def deal_round(
     empty, zeros = ((),) * sides, (0,) * sides
     if profile.cut_ritual and the_cut is None:
         turn = leader_of(players, dealer)
-        return RoundState(
-            the_rules, players, dealer, Phase.CUT, turn, ((),) * players, (), cards, empty, zeros, None
-        ), cards
-    return _lay_out(the_rules, players, dealer, cards, the_cut or Cut.KEEP, empty, zeros, None), cards
+        return RoundState(the_rules, players, dealer, _CUT, turn, ((),) * players, (), cards, empty, zeros, None), cards
+    return _lay_out(the_rules, players, dealer, cards, the_cut or _KEEP, empty, zeros, None), cards
 
 
 _CUTS: Final = {c.value: c for c in Cut}
@@ -182,7 +186,7 @@ def _lay_out(
     takes a block of 3, then the table a block of 4. A tabled cut card is the first table card, drawn
     before the blocks; a kept one is simply the first card of the cutter's block (the cutter is first
     in order). The piles, sweeps and last capturer are the round's, as they were before the cut."""
-    tabled = deck[:1] if cut is Cut.TABLE else ()
+    tabled = deck[:1] if cut is _TABLE else ()
     rest = deck[len(tabled) :]
     hands: list[tuple[Card, ...]] = [()] * players
     leader = leader_of(players, dealer)
@@ -193,7 +197,7 @@ def _lay_out(
     stock = rest[dealt + TABLE_SIZE - len(tabled) :]
     redeal = rules.profile.redeal
     void = redeal is not None and redeal.applies(table)
-    phase, turn = (Phase.REDEAL, None) if void else (Phase.PLAY, leader)
+    phase, turn = (_REDEAL, None) if void else (_PLAY, leader)
     return RoundState(rules, players, dealer, phase, turn, tuple(hands), table, stock, piles, sweeps, last_capturer)
 
 
@@ -256,7 +260,7 @@ class RoundInPlay:
             raise WrongPhase(f"nobody moves in phase {self.phase.value}", field="move", phase=self.phase.value)
         if move.seat is not None and move.seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {move.seat}'s", field="move.seat", turn=turn)
-        if self.phase is Phase.CUT:
+        if self.phase is _CUT:
             if not isinstance(move, CutMove):
                 raise WrongPhase("the round waits for the cut: keep or table the drawn card", field="move", phase="cut")
             piles = tuple(map(tuple, self.piles))
@@ -271,7 +275,7 @@ class RoundInPlay:
                 self.last_capturer,
             )
             self._load(after)
-            return Event(turn, move, redeal=after.phase is Phase.REDEAL)
+            return Event(turn, move, redeal=after.phase is _REDEAL)
         if not isinstance(move, PlayMove):
             raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
         in_hands, stock = self.in_hands - 1, self.stock
@@ -300,7 +304,7 @@ class RoundInPlay:
                 assert self.last_capturer is not None
                 collected, self.table = self.table, ()
                 self.piles[self.last_capturer] += collected
-                self.turn, self.phase = None, Phase.OVER
+                self.turn, self.phase = None, _OVER
         return record(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
 
     def _refill(self) -> None:
@@ -316,7 +320,7 @@ class RoundInPlay:
 
 def legal_moves(state: RoundState) -> list[Any]:
     """What the seat to move may do: the legal captures of each card in hand, or the two cuts."""
-    if state.phase is Phase.CUT:
+    if state.phase is _CUT:
         return list(Cut)
     if state.turn is None:
         return []
@@ -327,7 +331,7 @@ def legal_moves(state: RoundState) -> list[Any]:
 def round_breakdown(state: RoundState) -> tuple[SideScore, ...]:
     """The score of a finished round, from its piles and sweeps (a valid state is assumed, as by
     ``advance``: validate a state that comes from outside first)."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not _OVER:
         raise WrongPhase("only a finished round is scored", field="state.phase", phase=state.phase.value)
     tallies = [Tally.of_pile(pile, n) for pile, n in zip(state.piles, state.sweeps, strict=True)]
     # A finished state is valid (from_json validated it, or the engine played it out), so its piles

