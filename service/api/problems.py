@@ -68,7 +68,7 @@ class Problem(Exception):
             "code": self.code,
             **self.extra,
         }
-        return Response(to_json(body), status=self.status, mimetype=MEDIA_TYPE)
+        return Response(to_json(body), status=self.status, content_type=MEDIA_TYPE)  # no charset to add
 
 
 def _http_title(status: int) -> str:
