@@ -15,7 +15,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
+from .cards import Card, CardLike, card_of, check_disjoint, distinct_cards, parse_cards
 from .errors import InvalidInput
 from .profiles import Rules, RulesLike
 from .records import record
@@ -69,7 +69,10 @@ def legal_captures(rules: RulesLike, table: Sequence[CardLike], card: CardLike, 
     ``last_play`` marks the last play of the round, which never sweeps (§5). Raises ``InvalidCard``
     or ``DuplicateCard`` for bad input, naming the offending entry.
     """
-    cards = parse_cards(table, where="table")
+    every = distinct_cards([*table, card]) if type(table) is list or type(table) is tuple else None
+    if every is not None:  # the common case: the table and the card parsed and checked in one pass
+        return captures_of(Rules.of(rules), every[:-1], every[-1], last_play)
+    cards = parse_cards(table, where="table")  # else one at a time, naming what is wrong
     played = card_of(card)
     if played in frozenset(cards):  # a set: `in` a tuple compares each card the slow way (Card.__lt__)
         check_disjoint([("table", cards), ("the card played", (played,))])

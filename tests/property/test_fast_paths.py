@@ -194,3 +194,22 @@ def test_a_redeal_rule_counts_ranks_as_a_tally_does(table: list[Any], count: int
         if rule.ranks is None or card.rank in rule.ranks:
             tally[card.rank] = tally.get(card.rank, 0) + 1
     assert rule.applies(tuple(table)) is any(n >= count for n in tally.values())
+
+
+CODE_OR_JUNK = st.sampled_from([*CODES[:12], "7D", "KH", "XX", None])
+
+
+@given(st.lists(CODE_OR_JUNK, max_size=8), CODE_OR_JUNK, st.sampled_from(["chkobba", "scopa", "chkobba-crp"]))
+def test_legal_captures_parses_in_one_pass_as_one_at_a_time(table: list[Any], card: Any, rules: str) -> None:
+    """legal_captures parses the table and the card in one pass when all is well; otherwise one at a
+    time, naming what is wrong. Both roads: the same captures, or the same error."""
+    from service.rules import Rules, captures_of, legal_captures, parse_cards
+    from service.rules.cards import card_of, check_disjoint
+
+    def one_at_a_time() -> Any:
+        cards = parse_cards(table, where="table")
+        played = card_of(card)
+        check_disjoint([("table", cards), ("the card played", (played,))])
+        return captures_of(Rules.of(rules), cards, played, False)
+
+    assert outcome(lambda _: legal_captures(rules, table, card), None) == outcome(lambda _: one_at_a_time(), None)
