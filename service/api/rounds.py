@@ -20,6 +20,7 @@ from service.rules import (
     validate,
 )
 from service.rules.errors import MoveError
+from service.rules.seat_view import views_json
 
 from . import examples, schemas
 from .io import answer, body
@@ -150,7 +151,7 @@ def _sealed(state: RoundState, viewer: int | None) -> dict[str, Any]:
     seats = range(state.players) if viewer is None else [seat_view(state, viewer).seat]
     return {
         "state_token": _sealer().seal(state.to_json()),
-        "views": [seat_view(state, seat).to_json() for seat in seats],
+        "views": views_json(state, seats),
     }
 
 

@@ -213,3 +213,38 @@ def test_legal_captures_parses_in_one_pass_as_one_at_a_time(table: list[Any], ca
         return captures_of(Rules.of(rules), cards, played, False)
 
     assert outcome(lambda _: legal_captures(rules, table, card), None) == outcome(lambda _: one_at_a_time(), None)
+
+
+def test_seat_views_rendered_together_are_the_views_of_each_seat() -> None:
+    """views_json renders what every seat sees alike once and shares it between the views: each
+    view is still the seat's own, spelled out here field by field."""
+    from service.rules import seat_view
+    from service.rules.seat_view import views_json
+
+    cut_state = deal_round("chkobba", 2, 1, seed="views")[0]  # phase cut: the cutter sees the card
+    for state in [cut_state, *(RoundState.from_json(s) for s in STATES[::7])]:
+        seats = range(state.players)
+        expected = []
+        for seat in seats:
+            view = {
+                "seat": seat,
+                "side": state.side_of(seat),
+                "rules": state.rules.to_json(),
+                "players": state.players,
+                "dealer": state.dealer,
+                "phase": state.phase.value,
+                "turn": state.turn,
+                "hand": [c.code for c in state.hands[seat]],
+                "hand_sizes": [len(h) for h in state.hands],
+                "table": [c.code for c in state.table],
+                "stock_size": len(state.stock),
+                "piles": [[c.code for c in pile] for pile in state.piles],
+                "sweeps": list(state.sweeps),
+                "last_capturer": state.last_capturer,
+            }
+            if state.phase is Phase.CUT and seat == state.turn:
+                view["cut_card"] = state.stock[0].code
+            expected.append(view)
+        assert views_json(state, seats) == expected
+        assert [seat_view(state, seat).to_json() for seat in seats] == expected
+        assert [list(v) for v in views_json(state, seats)] == [list(v) for v in expected]  # the keys' order
