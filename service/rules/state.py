@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from .captures import HAND_SIZE
 from .cards import DECK, Card, distinct_cards, parse_cards
@@ -172,9 +172,8 @@ def _well_formed(data: object) -> RoundState | None:
     table, stock = distinct_cards(data["table"]), distinct_cards(data["stock"])
     if table is None or stock is None or None in hand_cards or None in pile_cards:
         return None
-    hands_of = cast(tuple[tuple[Card, ...], ...], hand_cards)  # no None in either: checked above
-    piles_of = cast(tuple[tuple[Card, ...], ...], pile_cards)
-    return RoundState(rules, players, dealer, phase, turn, hands_of, table, stock, piles_of, tuple(sweeps), last)
+    # No None in either: checked above (no cast(): it is a call, and this runs for every token).
+    return RoundState(rules, players, dealer, phase, turn, hand_cards, table, stock, pile_cards, tuple(sweeps), last)  # type: ignore[arg-type]
 
 
 def leader_of(players: int, dealer: int) -> int:
@@ -198,13 +197,16 @@ def validate(state: RoundState) -> None:
     if not 0 <= state.dealer < n:
         raise BadState(f"dealer must be a seat from 0 to {n - 1}", field="state.dealer")
     sides = state.sides
-    _expect_len(state.hands, n, "hands", "one hand per seat")
-    _expect_len(state.piles, sides, "piles", "one pile per side")
-    _expect_len(state.sweeps, sides, "sweeps", "one sweep count per side")
+    if len(state.hands) != n or len(state.piles) != sides or len(state.sweeps) != sides:
+        _expect_len(state.hands, n, "hands", "one hand per seat")
+        _expect_len(state.piles, sides, "piles", "one pile per side")
+        _expect_len(state.sweeps, sides, "sweeps", "one sweep count per side")
     _check_conservation(state)
-    for seat, hand in enumerate(state.hands):
-        if len(hand) > HAND_SIZE:
-            raise BadState(f"hand {seat} holds {len(hand)} cards; a hand holds at most 3", field=f"state.hands.{seat}")
+    if max(map(len, state.hands)) > HAND_SIZE:  # then name the first hand too big
+        for seat, hand in enumerate(state.hands):
+            if len(hand) > HAND_SIZE:
+                message = f"hand {seat} holds {len(hand)} cards; a hand holds at most 3"
+                raise BadState(message, field=f"state.hands.{seat}")
     for side, (count, pile) in enumerate(zip(state.sweeps, state.piles, strict=True)):
         if count < 0:
             raise BadState("a sweep count cannot be negative", field=f"state.sweeps.{side}")
