@@ -12,7 +12,7 @@ sorting.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from .cards import Card, CardLike, card_of, check_disjoint, distinct_cards, parse_cards
@@ -34,6 +34,7 @@ class CaptureKind(enum.Enum):
 # Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
 # __getattr__ hook, about 900 machine instructions, and these are read for every move.
 _MATCH, _SUM, _NONE = CaptureKind.MATCH, CaptureKind.SUM, CaptureKind.NONE
+_ONE = 1  # _ONE.__lshift__: the bit of a value
 
 
 class Captures(NamedTuple):
@@ -93,7 +94,23 @@ def hand_captures_of(rules: Rules, table: tuple[Card, ...], hand: tuple[Card, ..
     the table and in the hand."""
     if not frozenset(table).isdisjoint(hand):  # a set: `in` a tuple compares each card the slow way
         check_disjoint([("table", table), ("hand", hand)])
-    return [captures_of(rules, table, card, last_play) for card in hand]
+    return captures_of_each(rules, table, hand, last_play)
+
+
+def captures_of_each(rules: Rules, table: tuple[Card, ...], cards: tuple[Card, ...], last_play: bool) -> list[Captures]:
+    """``captures_of`` for each of ``cards`` on one table. The sums of every card are worked out by
+    one pass of the dynamic program over the table (the first card that needs them asks for all)."""
+    if len(cards) < 2 or len(table) < 2:
+        return [captures_of(rules, table, card, last_play) for card in cards]
+    row: list[list[Option]] = []
+
+    def sums(values: list[int], target: int) -> list[Option]:
+        if not row:  # every card's value that no table card matches may need its sums
+            targets = set(map(rules.card_values.__getitem__, cards)).difference(values)
+            row.extend(_sets(table, values, sum(map(_ONE.__lshift__, targets)), max(targets)))
+        return row[target]
+
+    return [captures_of(rules, table, card, last_play, sums) for card in cards]
 
 
 def table_and_hand(table: Sequence[CardLike], hand: Sequence[CardLike]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
@@ -106,8 +123,16 @@ def table_and_hand(table: Sequence[CardLike], hand: Sequence[CardLike]) -> tuple
     return table_cards, hand_cards
 
 
-def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bool) -> Captures:
-    """``legal_captures`` for inputs already parsed and checked (the round engine's hot path)."""
+def captures_of(
+    rules: Rules,
+    table: tuple[Card, ...],
+    card: Card,
+    last_play: bool,
+    sums: Callable[[list[int], int], list[Option]] | None = None,
+) -> Captures:
+    """``legal_captures`` for inputs already parsed and checked (the round engine's hot path).
+    ``sums(values, value)``, when given, finds the sets adding up to the value in place of ``_sums``
+    (``captures_of_each`` shares one pass between the cards of a hand)."""
     value_of = rules.card_values
     value = value_of[card]
     if len(table) < 2:  # no sum: two cards at least make one (§4.2); a match (which sweeps) or nothing
@@ -123,7 +148,7 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
         return record(Captures, (card, value, _MATCH, matches, None))  # more cards stay on the table
     if card.face and not rules.face_sums:
         return record(Captures, (card, value, _NONE, (), None))
-    options = _sums(table, values, value)
+    options = _sums(table, values, value) if sums is None else sums(values, value)
     if not options:
         return record(Captures, (card, value, _NONE, (), None))
     if rules.most_cards:
@@ -136,26 +161,33 @@ def captures_of(rules: Rules, table: tuple[Card, ...], card: Card, last_play: bo
 
 def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Option]:
     """Every set of table cards whose values add up to ``target``, in lexicographic order of
-    positions. No value equals ``target`` here (that is a match), so each set has two or more.
+    positions. No value equals ``target`` here (that is a match), so each set has two or more."""
+    return _sets(table, values, 1 << target, target)[target]
+
+
+def _sets(table: tuple[Card, ...], values: list[int], targets: int, top: int) -> list[list[Option]]:
+    """``row``, where ``row[t]`` lists every set of table cards adding up to ``t``, in lexicographic
+    order of positions, for each ``t`` in the bit set ``targets`` (the highest is ``top``). No table
+    card is worth a target (that would be a match), so each set has two or more cards.
 
     Remainders are bit sets: bit r of ``needs[i]`` is set when the cards before position i can
-    leave exactly r to make up; bit s of ``after`` when the cards after i can add up to s.
+    leave exactly r to make up a target; bit s of ``after`` when the cards after i can add up to s.
     """
     needs: list[int] = []
-    need = 1 << target
+    need = targets
     for v in values:
         needs.append(need)
         need |= need >> v
+    row: list[list[Option]] = [[]] * (top + 1)
     if not need & 1:
-        return []
+        return row
     # row[r]: the sets of the cards after position i adding up to r. Entries are replaced, never
     # changed in place, and remainders go from the highest down, so row[r - v] is still the row of
     # the cards after i when remainder r reads it.
-    row: list[list[Option]] = [[]] * (target + 1)
     after = 1
     for i in range(len(values) - 1, -1, -1):
         v = values[i]
-        if v >= target:
+        if v >= top:
             continue
         useful = needs[i] & (after << v)  # remainders r that card i can start a set for
         after |= after << v
@@ -167,4 +199,4 @@ def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Optio
                 row[r] = [head, *row[r]]
             else:
                 row[r] = [*map(head.__add__, row[r - v]), *row[r]]
-    return row[target]
+    return row

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from itertools import filterfalse
 from typing import NamedTuple
 
-from .captures import CaptureKind, Captures, captures_of, table_and_hand
+from .captures import CaptureKind, Captures, captures_of, captures_of_each, table_and_hand
 from .cards import Card, CardLike, card_of, parse_cards
 from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, MoveError
 from .profiles import Rules, RulesLike
@@ -112,5 +112,5 @@ def _refused(
     last_play: bool,
 ) -> MoveError:
     """The error for an illegal play, with the card's options and every hand card's legal captures."""
-    legal = [captures_of(rules, table, c, last_play) for c in hand]
+    legal = captures_of_each(rules, table, hand, last_play)
     return error(message, field=field, card=card.code, options=options, legal=legal)

@@ -9,7 +9,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from .captures import HAND_SIZE, CaptureKind, captures_of
+from .captures import HAND_SIZE, CaptureKind, captures_of_each
 from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
 from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
@@ -325,7 +325,7 @@ def legal_moves(state: RoundState) -> list[Any]:
     if state.turn is None:
         return []
     last_play = not state.stock and sum(map(len, state.hands)) == 1
-    return [captures_of(state.rules, state.table, c, last_play) for c in state.hands[state.turn]]
+    return captures_of_each(state.rules, state.table, state.hands[state.turn], last_play)
 
 
 def round_breakdown(state: RoundState) -> tuple[SideScore, ...]:

@@ -248,3 +248,26 @@ def test_seat_views_rendered_together_are_the_views_of_each_seat() -> None:
         assert views_json(state, seats) == expected
         assert [seat_view(state, seat).to_json() for seat in seats] == expected
         assert [list(v) for v in views_json(state, seats)] == [list(v) for v in expected]  # the keys' order
+
+
+@given(
+    st.lists(st.sampled_from(DECK), min_size=0, max_size=12, unique=True),
+    st.sampled_from(["chkobba", "scopa", "chkobba-crp", {"profile": "chkobba-crp", "options": {"face_sums": True}}]),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_the_cards_of_a_hand_share_one_pass_and_find_what_each_finds_alone(
+    cards: list[Any], rules: Any, last_play: bool, rng: Any
+) -> None:
+    """captures_of_each works out every card's sums in one pass over the table: the same captures as
+    captures_of card by card (matches, face cards refused, the most-cards rule, sweeps)."""
+    from service.rules import Rules, captures_of
+    from service.rules.captures import captures_of_each
+
+    the_rules = Rules.of(rules)
+    rest = [c for c in DECK if c not in cards]
+    hand = tuple(rng.sample(rest, min(3, len(rest))))
+    table = tuple(cards)
+    assert captures_of_each(the_rules, table, hand, last_play) == [
+        captures_of(the_rules, table, card, last_play) for card in hand
+    ]
