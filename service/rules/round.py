@@ -64,6 +64,19 @@ class Event(NamedTuple):
         return ()
 
     def to_json(self) -> dict[str, Any]:
+        move = self.move
+        if type(move) is PlayMove:  # a play, the common case, as one dict display
+            code, taken = move.card.code, self.taken
+            return {
+                "seat": self.seat,
+                "card": code,
+                "kind": self.kind._value_ if self.kind else None,  # _value_: .value is a Python-level property
+                "captured": [code, *[c.code for c in taken]] if taken else [],
+                "sweep": self.sweep,
+                "dealt": self.dealt,
+                "collected": [c.code for c in self.collected],
+                "redeal": self.redeal,
+            }
         data: dict[str, Any] = {"seat": self.seat}
         if isinstance(self.move, CutMove):
             data["cut"] = self.move.cut.value

@@ -271,3 +271,26 @@ def test_the_cards_of_a_hand_share_one_pass_and_find_what_each_finds_alone(
     assert captures_of_each(the_rules, table, hand, last_play) == [
         captures_of(the_rules, table, card, last_play) for card in hand
     ]
+
+
+def test_an_event_renders_as_its_fields_say() -> None:
+    """Event.to_json writes a play in one dict display: the same keys, in order, as its fields give."""
+    for profile, players in SETUPS:
+        rng = random.Random(players)
+        state, _ = deal_round(
+            profile, players, 0, seed=f"events {profile}", cut="keep" if profile == "chkobba" else None
+        )
+        while state.phase is Phase.PLAY:
+            caps = rng.choice(legal_moves(state))
+            state, event = advance(state, PlayMove(caps.card, rng.choice(caps.options) if caps.options else ()))
+            expected = {
+                "seat": event.seat,
+                "card": event.move.card.code,
+                "kind": event.kind.value if event.kind else None,
+                "captured": [c.code for c in event.captured],
+                "sweep": event.sweep,
+                "dealt": event.dealt,
+                "collected": [c.code for c in event.collected],
+                "redeal": event.redeal,
+            }
+            assert list(event.to_json().items()) == list(expected.items())
