@@ -102,13 +102,14 @@ def captures_of_each(rules: Rules, table: tuple[Card, ...], cards: tuple[Card, .
     one pass of the dynamic program over the table (the first card that needs them asks for all)."""
     if len(cards) < 2 or len(table) < 2:
         return [captures_of(rules, table, card, last_play) for card in cards]
-    row: list[list[Option]] = []
+    shared: list[list[list[Option]] | None] = []
 
     def sums(values: list[int], target: int) -> list[Option]:
-        if not row:  # every card's value that no table card matches may need its sums
+        if not shared:  # every card's value that no table card matches may need its sums
             targets = set(map(rules.card_values.__getitem__, cards)).difference(values)
-            row.extend(_sets(table, values, sum(map(_ONE.__lshift__, targets)), max(targets)))
-        return row[target]
+            shared.append(_sets(table, values, sum(map(_ONE.__lshift__, targets)), max(targets)))
+        rows = shared[0]
+        return [] if rows is None else rows[target]
 
     return [captures_of(rules, table, card, last_play, sums) for card in cards]
 
@@ -131,8 +132,8 @@ def captures_of(
     sums: Callable[[list[int], int], list[Option]] | None = None,
 ) -> Captures:
     """``legal_captures`` for inputs already parsed and checked (the round engine's hot path).
-    ``sums(values, value)``, when given, finds the sets adding up to the value in place of ``_sums``
-    (``captures_of_each`` shares one pass between the cards of a hand)."""
+    ``sums(values, value)``, when given, gives the sets adding up to the value, from a pass of the
+    dynamic program that ``captures_of_each`` shares between the cards of a hand."""
     value_of = rules.card_values
     value = value_of[card]
     if len(table) < 2:  # no sum: two cards at least make one (§4.2); a match (which sweeps) or nothing
@@ -148,7 +149,13 @@ def captures_of(
         return record(Captures, (card, value, _MATCH, matches, None))  # more cards stay on the table
     if card.face and not rules.face_sums:
         return record(Captures, (card, value, _NONE, (), None))
-    options = _sums(table, values, value) if sums is None else sums(values, value)
+    # Every set of table cards adding up to the value, in lexicographic order of positions; no
+    # table card is worth it (that was a match), so each set has two cards or more.
+    if sums is None:
+        rows = _sets(table, values, 1 << value, value)
+        options = [] if rows is None else rows[value]
+    else:
+        options = sums(values, value)
     if not options:
         return record(Captures, (card, value, _NONE, (), None))
     if rules.most_cards:
@@ -159,16 +166,11 @@ def captures_of(
     return record(Captures, (card, value, _SUM, tuple(options), sweeping))
 
 
-def _sums(table: tuple[Card, ...], values: list[int], target: int) -> list[Option]:
-    """Every set of table cards whose values add up to ``target``, in lexicographic order of
-    positions. No value equals ``target`` here (that is a match), so each set has two or more."""
-    return _sets(table, values, 1 << target, target)[target]
-
-
-def _sets(table: tuple[Card, ...], values: list[int], targets: int, top: int) -> list[list[Option]]:
+def _sets(table: tuple[Card, ...], values: list[int], targets: int, top: int) -> list[list[Option]] | None:
     """``row``, where ``row[t]`` lists every set of table cards adding up to ``t``, in lexicographic
-    order of positions, for each ``t`` in the bit set ``targets`` (the highest is ``top``). No table
-    card is worth a target (that would be a match), so each set has two or more cards.
+    order of positions, for each ``t`` in the bit set ``targets`` (the highest is ``top``); None when
+    no target can be made. No table card is worth a target (that would be a match), so each set has
+    two or more cards.
 
     Remainders are bit sets: bit r of ``needs[i]`` is set when the cards before position i can
     leave exactly r to make up a target; bit s of ``after`` when the cards after i can add up to s.
@@ -178,9 +180,9 @@ def _sets(table: tuple[Card, ...], values: list[int], targets: int, top: int) ->
     for v in values:
         needs.append(need)
         need |= need >> v
-    row: list[list[Option]] = [[]] * (top + 1)
     if not need & 1:
-        return row
+        return None
+    row: list[list[Option]] = [[]] * (top + 1)
     # row[r]: the sets of the cards after position i adding up to r. Entries are replaced, never
     # changed in place, and remainders go from the highest down, so row[r - v] is still the row of
     # the cards after i when remainder r reads it.
