@@ -57,7 +57,8 @@ READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 30.0  # gunicorn.conf.py gives workers 20 s to finish on SIGTERM
 
 # (name, path, goal): the goal is the least service/ceiling ratio of requests per second, set by
-# issue 12 for the gevent worker with HTTP keep-alive (GOAL_MODEL), both servers alike.
+# issue 12 for the project's own worker (gevent, turns in arrival order) with HTTP keep-alive
+# (GOAL_MODEL), both servers alike.
 BODIES = (
     ("legalCaptures", "/v1/captures", 0.85),
     ("scoreRound", "/v1/scores", None),
@@ -65,7 +66,7 @@ BODIES = (
     ("playRoundSealed", "/v1/rounds/play", 0.7),
     ("replayRound", "/v1/rounds/replay", 0.6),
 )
-GOAL_MODEL = ("gevent", True)  # (worker class, keep-alive)
+GOAL_MODEL = ("service.ops.worker.Worker", True)  # (worker class, keep-alive)
 ROLES = ("ceiling", "service")
 
 
@@ -88,7 +89,7 @@ class Server:
     home: Path  # a temporary directory: the metrics directory, the log, py-spy's output
     argv: list[str]
     access_log: bool = False  # the service's JSON access log, to a file of its home (the ceiling has none)
-    worker_class: str | None = None  # CHKOBBA_WORKER_CLASS; None: as in the environment, else gunicorn.conf.py's
+    worker_class: str | None = None  # gunicorn's -k; None: gunicorn.conf.py's
     proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -149,7 +150,7 @@ class Server:
             return "(no log)"
 
 
-def server_env(port: int, home: Path, access_log: bool = False, worker_class: str | None = None) -> dict[str, str]:
+def server_env(port: int, home: Path, access_log: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "CHKOBBA_BIND"}  # CHKOBBA_BIND would override PORT
     env.update(
         CHKOBBA_WORKERS=str(WORKERS),
@@ -157,14 +158,12 @@ def server_env(port: int, home: Path, access_log: bool = False, worker_class: st
         PORT=str(port),
         PROMETHEUS_MULTIPROC_DIR=str(home / "metrics"),
     )
-    if worker_class is not None:
-        env["CHKOBBA_WORKER_CLASS"] = worker_class
     return env
 
 
 def shown_command(server: Server) -> str:
-    env = server_env(server.port, Path("$TMP"), server.access_log, server.worker_class)
-    names = ("CHKOBBA_WORKERS", "CHKOBBA_WORKER_CLASS", "CHKOBBA_ACCESS_LOG", "PORT", "PROMETHEUS_MULTIPROC_DIR")
+    env = server_env(server.port, Path("$TMP"), server.access_log)
+    names = ("CHKOBBA_WORKERS", "CHKOBBA_ACCESS_LOG", "PORT", "PROMETHEUS_MULTIPROC_DIR")
     shown = " ".join(f"{k}={env[k] or chr(39) * 2}" for k in names if k in env)
     return f"{shown} gunicorn {' '.join(server.argv[3:-1])} '{server.app}'"
 
@@ -172,11 +171,12 @@ def shown_command(server: Server) -> str:
 def start_server(role: str, app: str, access_log: bool = False, worker_class: str | None = None) -> Server:
     home = Path(tempfile.mkdtemp(prefix=f"chkobba-bench-{role}-"))
     port = free_port()
-    argv = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app]
-    server = Server(role, app, port, home, argv, access_log, worker_class)
-    env = server_env(port, home, access_log, worker_class)
+    argv = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py"]
+    argv += ["-k", worker_class] if worker_class else []
+    server = Server(role, app, port, home, [*argv, app], access_log, worker_class)
+    env = server_env(port, home, access_log)
     with open(server.log, "wb") as log:
-        server.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        server.proc = subprocess.Popen(server.argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     return server
 
 
@@ -637,8 +637,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--worker-class",
         metavar="CLASS",
-        help="gunicorn worker class of both servers (CHKOBBA_WORKER_CLASS; default: as in the environment, else "
-        "gunicorn.conf.py's default); the goals are set for gevent, with keep-alive",
+        help="gunicorn worker class of both servers (gunicorn's -k; default: gunicorn.conf.py's, the project's "
+        "own gevent worker, for which the goals are set)",
     )
     parser.add_argument("--profile", action="store_true", help="also profile the service with py-spy (installs it)")
     parser.add_argument(
@@ -781,7 +781,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if checked and model != GOAL_MODEL:
         print(
             f"note: this run used {model_text(model)}; issue 12 sets the goals for {model_text(GOAL_MODEL)} "
-            "(--worker-class gevent), so none is met here"
+            "(gunicorn.conf.py's worker class), so none is met here"
         )
     noisy = [f"{n}/{r}" for n, res in results.items() for r in ROLES if (res[r]["spread_pct"] or 0) > 10]
     if noisy:
