@@ -127,6 +127,18 @@ CASES: tuple[Case, ...] = (
     Case("crp-sum", "7 has 4 sums", "chkobba-crp", "AD 2S 4C 5H 3D 6C", "7S", "sum", 4, 10),
 )
 
+# The mix of typical tables (issue 12): random tables of 3 to 10 cards, a card from the rest of the
+# deck, every profile by its id (the object form of the rules costs legal_captures the same whatever
+# the table), the play not the last of the round.
+MIX_SIZES = range(3, 11)
+MIX_PROFILES = ("chkobba", "chkobba-crp", "scopa")
+MIX_TABLES = 400
+MIX_SEED = 20250
+# Issue 12's goals for the capture generator: on the mix, legal_captures (the public function, which
+# parses codes and a profile id) no slower than the baseline; on `target`, ours at least 3.5 times faster.
+MIX_GOAL = 1.0
+TARGET_GOAL = 3.5
+
 # Every profile and player count, for the random rounds.
 ROUND_CONFIGS: tuple[tuple[str, int], ...] = (
     ("chkobba", 2),
@@ -179,6 +191,71 @@ def check_random_tables(count: int, seed: int = 20240) -> int:
         ours = captures_of(rules, table, card, last_play)
         require(ours == baseline_captures(rules, table, card, last_play), (rules, table, card, last_play))
     return count
+
+
+@dataclass(frozen=True)
+class MixTable:
+    rules: Rules
+    table: tuple[Card, ...]
+    card: Card
+    spec: Any  # the rules as legal_captures takes them
+    codes: list[str]
+    code: str
+
+
+def typical_mix(count: int = MIX_TABLES, seed: int = MIX_SEED) -> list[MixTable]:
+    """``count`` random tables of 3 to 10 cards (uniformly), each with a card from the rest of the
+    deck, under a random profile; ``random.Random(seed)``, so the same mix on every run."""
+    rng = random.Random(seed)
+    mix = []
+    for _ in range(count):
+        spec = rng.choice(MIX_PROFILES)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        size = rng.choice(MIX_SIZES)
+        table, card = tuple(deck[:size]), deck[size]
+        mix.append(MixTable(Rules.of(spec), table, card, spec, [c.code for c in table], card.code))
+    return mix
+
+
+def check_mix(mix: Sequence[MixTable]) -> dict[str, int]:
+    """The baseline, captures_of and legal_captures agree on every table of the mix; the kinds found."""
+    kinds: dict[str, int] = {}
+    for t in mix:
+        ours = captures_of(t.rules, t.table, t.card, False)
+        require(ours == baseline_captures(t.rules, t.table, t.card, False), ("mix", t.codes, t.code))
+        require(ours == legal_captures(t.spec, t.codes, t.code), ("mix: legal_captures", t.codes, t.code))
+        kinds[ours.kind.value] = kinds.get(ours.kind.value, 0) + 1
+    return kinds
+
+
+def bench_mix(mix: Sequence[MixTable], budget: float, repeats: int) -> dict[str, Any]:
+    """Every table of the mix once per pass, for ours, the baseline and legal_captures, in turns."""
+    items = [(t.rules, t.table, t.card) for t in mix]
+    public = [(t.spec, t.codes, t.code) for t in mix]
+    env = {"items": items, "public": public, "ours": captures_of, "base": baseline_captures, "pub": legal_captures}
+    timers = {
+        "ours": timeit.Timer("for r, t, c in items: ours(r, t, c, False)", globals=env, timer=CLOCK),
+        "baseline": timeit.Timer("for r, t, c in items: base(r, t, c, False)", globals=env, timer=CLOCK),
+        "legal_captures": timeit.Timer("for s, t, c in public: pub(s, t, c)", globals=env, timer=CLOCK),
+    }
+    samples = {name: [us / len(mix) for us in values] for name, values in interleaved(timers, budget, repeats).items()}
+    med = {name: statistics.median(values) for name, values in samples.items()}
+    paired = {
+        name: statistics.median(b / o for b, o in zip(samples["baseline"], samples[name], strict=True))
+        for name in ("ours", "legal_captures")
+    }
+    return {
+        "tables": len(mix),
+        "sizes": [min(MIX_SIZES), max(MIX_SIZES)],
+        "seed": MIX_SEED,
+        "median_us": med,
+        "spread_pct": {name: spread(values) for name, values in samples.items()},
+        "ratio_baseline_over_ours": med["baseline"] / med["ours"],
+        "ratio_baseline_over_legal_captures": med["baseline"] / med["legal_captures"],
+        "median_paired_ratio": paired,
+        "samples_us": samples,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -250,6 +327,9 @@ def check_rounds(seeds: Sequence[int]) -> int:
 # ---------------------------------------------------------------------------------------------------
 # Timing.
 
+# The thread's CPU time: on a shared machine, the time spent waiting for a CPU is not counted.
+CLOCK = time.thread_time
+
 
 def calibrate(timer: timeit.Timer, budget: float) -> int:
     """The number of calls that take about ``budget`` seconds (timeit's autorange, scaled down)."""
@@ -290,9 +370,9 @@ def bench_case(case: Case, budget: float, repeats: int) -> dict[str, Any]:
     card = Card.parse(case.card)
     args = {"rules": rules, "table": table, "card": card, "spec": case.profile, "codes": codes, "code": case.card}
     timers = {
-        "ours": timeit.Timer("f(rules, table, card, False)", globals={"f": captures_of, **args}),
-        "baseline": timeit.Timer("f(rules, table, card, False)", globals={"f": baseline_captures, **args}),
-        "legal_captures": timeit.Timer("f(spec, codes, code)", globals={"f": legal_captures, **args}),
+        "ours": timeit.Timer("f(rules, table, card, False)", globals={"f": captures_of, **args}, timer=CLOCK),
+        "baseline": timeit.Timer("f(rules, table, card, False)", globals={"f": baseline_captures, **args}, timer=CLOCK),
+        "legal_captures": timeit.Timer("f(spec, codes, code)", globals={"f": legal_captures, **args}, timer=CLOCK),
     }
     samples = interleaved(timers, budget, repeats)
     med = {name: statistics.median(s) for name, s in samples.items()}
@@ -320,7 +400,7 @@ def bench_rounds(profile: str, players: int, seeds: Sequence[int], repeats: int)
     """Per seed, time the deal alone and the whole round (deal and play) through ``advance`` and
     through ``play``, in alternation; keep each seed's median over the repeats."""
     rules = Rules.of(profile)
-    clock = time.perf_counter_ns
+    clock = time.thread_time_ns  # CPU time, as CLOCK
     times: dict[str, dict[int, list[float]]] = {k: {s: [] for s in seeds} for k in ("deal", "advance", "play")}
     moves: dict[int, int] = {}
     phases: dict[int, str] = {}
@@ -468,6 +548,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print_legend()
 
+    mix = typical_mix()
+    kinds = check_mix(mix)
+    mix_result = bench_mix(mix, budget, repeats)
+    med, sp = mix_result["median_us"], mix_result["spread_pct"]
+    print()
+    print(
+        f"Typical tables: {len(mix)} random tables of {min(MIX_SIZES)} to {max(MIX_SIZES)} cards, a card from the "
+        f"rest of the deck, every profile (seed {MIX_SEED};"
+    )
+    print(f"kinds: {', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); median µs per call over the mix:")
+    print(
+        f"  ours (captures_of) {fmt_us(med['ours'])} (±{sp['ours']:.0f}%), baseline {fmt_us(med['baseline'])} "
+        f"(±{sp['baseline']:.0f}%), legal_captures {fmt_us(med['legal_captures'])} (±{sp['legal_captures']:.0f}%)"
+    )
+    print(
+        f"  base/ours {mix_result['ratio_baseline_over_ours']:.2f}x, base/legal_captures "
+        f"{mix_result['ratio_baseline_over_legal_captures']:.2f}x (paired: "
+        f"{mix_result['median_paired_ratio']['ours']:.2f}x, {mix_result['median_paired_ratio']['legal_captures']:.2f}x)"
+    )
+
     print()
     print("Random complete rounds (seeded deal, then uniformly random legal moves with random.Random(seed),")
     print("until the round is over or must be dealt again). Round µs = median over seeds of each seed's")
@@ -480,6 +580,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_rounds(round_results)
 
     elapsed = time.perf_counter() - started
+    target = next(r for r in case_results if r["name"] == "target")
+    mix_ratio = mix_result["ratio_baseline_over_legal_captures"]
+    target_ratio = target["median_us"]["baseline"] / target["median_us"]["legal_captures"]
+    goals = {
+        "mix": {"goal": MIX_GOAL, "ratio": mix_ratio, "met": mix_ratio >= MIX_GOAL},
+        "target": {
+            "goal": TARGET_GOAL,
+            "ratio": target["ratio_baseline_over_ours"],
+            "ratio_legal_captures": target_ratio,
+            "met": min(target["ratio_baseline_over_ours"], target_ratio) >= TARGET_GOAL,
+        },
+    }
+    print()
+    print(
+        f"goal typical tables: legal_captures no slower than the baseline on the mix of {min(MIX_SIZES)}-"
+        f"{max(MIX_SIZES)}-card tables (base/legal_captures ≥ {MIX_GOAL:.2f}): "
+        f"{'MET' if goals['mix']['met'] else 'MISSED'} ({mix_ratio:.2f}x; captures_of "
+        f"{mix_result['ratio_baseline_over_ours']:.2f}x)"
+    )
+    print(
+        f"goal target: at least {TARGET_GOAL:g} times faster than the baseline on the 47-option target table, "
+        f"captures_of and legal_captures: {'MET' if goals['target']['met'] else 'MISSED'} "
+        f"({target['ratio_baseline_over_ours']:.2f}x, {target_ratio:.2f}x)"
+    )
     print()
     print(f"total run time: {elapsed:.1f} s")
     slower = [r["name"] for r in case_results if r["ratio_baseline_over_ours"] < 1]
@@ -498,6 +622,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seeds": seeds,
             "checked": {"named_tables": len(CASES), "random_tables": tables, "round_positions": positions},
             "captures": case_results,
+            "typical_mix": mix_result,
+            "goals": goals,
             "rounds": round_results,
             "round_step": "advance (play() shown for comparison)",
             "total_s": elapsed,

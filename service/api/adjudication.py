@@ -18,7 +18,7 @@ from service.rules import (
     compare_breakdown,
     compare_decision,
     decide_match,
-    hand_captures,
+    hand_captures_of,
     parse_cards,
     score_round,
 )
@@ -97,8 +97,8 @@ def get_ruleset(profile: str) -> Response:
     ),
 )
 def captures() -> Response:
-    data = body("captures")
-    found = hand_captures(data["rules"], data["table"], data["hand"], last_play=data["last_play"])
+    data = body("captures")  # the schema parsed the cards, with no duplicate and at most 3 in the hand
+    found = hand_captures_of(data["rules"], data["table"], data["hand"], data["last_play"])
     return answer({"moves": [captures_json(c) for c in found]})
 
 
@@ -133,7 +133,7 @@ def moves() -> Response:
     return answer(
         {
             "card": result.card.code,
-            "kind": result.kind.value,
+            "kind": result.kind._value_,
             "captured": codes(result.captured),
             "taken": codes(result.taken),
             "sweep": result.sweep,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, missing
 
-from service.rules import Card, Rules, RulesError
-from service.rules.cards import distinct_cards
+from service.rules import PROFILES, Card, Rules, RulesError
+from service.rules.cards import card_by_code, distinct_cards
 from service.rules.shuffle import seed_text
 
 
@@ -57,6 +57,11 @@ class CardField(Referenced):
         except RulesError as exc:
             raise coded_error(exc) from None
 
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a valid code; ``missing`` otherwise (service/api/loading.py)."""
+        card = card_by_code(value)
+        return missing if card is None else card
+
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else str(value)
 
@@ -94,6 +99,14 @@ class CardList(fields.Field):  # type: ignore[type-arg]
             raise ValidationError(errors)
         return tuple(cards)
 
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a list of distinct valid codes of an allowed length; ``missing``
+        otherwise (service/api/loading.py)."""
+        if type(value) is not list or not self.min_items <= len(value) <= self.max_items:
+            return missing
+        found = distinct_cards(value)
+        return missing if found is None else found
+
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else [str(card) for card in value]
 
@@ -113,6 +126,10 @@ class Moves(fields.Field):  # type: ignore[type-arg]
             raise ValidationError(f"Longer than maximum length {self.max_items}.")
         return value
 
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a list short enough; ``missing`` otherwise (service/api/loading.py)."""
+        return value if type(value) is list and len(value) <= self.max_items else missing
+
 
 class RulesField(Referenced):
     """A profile id, or ``{profile, options}``, loaded as a ``Rules`` value."""
@@ -128,6 +145,11 @@ class RulesField(Referenced):
             return Rules.of(value)
         except RulesError as exc:
             raise coded_error(exc) from None
+
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a profile id; ``missing`` otherwise, the object form included
+        (service/api/loading.py)."""
+        return Rules.of(value) if type(value) is str and value in PROFILES else missing
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value.to_json() if isinstance(value, Rules) else value

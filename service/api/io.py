@@ -53,4 +53,5 @@ def _raw_body() -> bytes:
 
 
 def answer(data: Any, status: int = 200) -> Response:
-    return Response(to_json(data), status=status, mimetype="application/json")
+    # content_type, not mimetype: the same header, without Werkzeug deciding whether to add a charset.
+    return Response(to_json(data), status=status, content_type="application/json")

@@ -49,7 +49,7 @@ class Problem(Exception):
     def response(self) -> Response:
         title = TITLES.get(self.code) or http_title(self.status)
         body = problem(self.status, self.code, title, self.detail, **self.extra)
-        return Response(to_json(body), status=self.status, mimetype=MEDIA_TYPE)
+        return Response(to_json(body), status=self.status, content_type=MEDIA_TYPE)  # no charset to add
 
 
 def from_rules_error(exc: RulesError) -> Problem:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from service.rules import Captures, Card, MoveVerdict, Profile, SideScore
+from service.rules.replay import verdicts_to_json
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
@@ -17,7 +18,7 @@ def captures_json(captures: Captures) -> dict[str, Any]:
     return {
         "card": captures.card.code,
         "value": captures.value,
-        "kind": captures.kind.value,
+        "kind": captures.kind._value_,  # _value_: .value is a Python-level property
         "options": [
             {"capture": [c.code for c in option], "sweep": i == sweeping} for i, option in enumerate(captures.options)
         ],
@@ -28,9 +29,13 @@ def breakdown_json(scores: Sequence[SideScore] | None) -> list[dict[str, int]] |
     return None if scores is None else [s.to_json() for s in scores]
 
 
-def verdicts_json(verdicts: Iterable[MoveVerdict]) -> list[dict[str, Any]]:
-    """Every verdict of a replay; an illegal one also says what the seat could have done."""
-    return [verdict.to_json() if verdict.legal else _refused_json(verdict) for verdict in verdicts]
+def verdicts_json(verdicts: Sequence[MoveVerdict]) -> list[dict[str, Any]]:
+    """Every verdict of a replay; an illegal one (a replay stops at it: the last) also says what the
+    seat could have done."""
+    out = verdicts_to_json(verdicts)
+    if verdicts and not verdicts[-1].legal:
+        out[-1] = _refused_json(verdicts[-1])
+    return out
 
 
 def _refused_json(verdict: MoveVerdict) -> dict[str, Any]:

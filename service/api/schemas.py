@@ -37,6 +37,8 @@ class StrictInt(fields.Integer):
             raise self.make_error("invalid")
         return super()._validated(value)
 
+    quick_type = int  # _deserialize returns a JSON whole number as it is (service/api/loading.py)
+
 
 class Bool(fields.Boolean):
     """A JSON boolean: not 0 or 1 (which equal False and True in Python), not "true"."""
@@ -45,6 +47,8 @@ class Bool(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+    quick_type = bool  # _deserialize returns a JSON boolean as it is (service/api/loading.py)
 
 
 def Cards(*, max_items: int = MAX_CARDS, min_items: int = 0, **kwargs: Any) -> CardList:  # noqa: N802 - a field

@@ -7,13 +7,15 @@ context proxies cost on every request.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from time import perf_counter
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Request, request
 from flask.signals import got_request_exception
+from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.routing import Rule
 
 from service.api.operations import ENDPOINT_TO_OPERATION
 
@@ -21,6 +23,9 @@ from . import metrics
 from .logging import REQUEST_ID_HEADER, AccessLog, request_id_from
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+# Werkzeug's status lines ("422 UNPROCESSABLE ENTITY") to their codes; any other line is parsed.
+_STATUSES = {f"{code} {phrase.upper()}": code for code, phrase in HTTP_STATUS_CODES.items()}
+observe = metrics.observe
 ERROR_KEY = "chkobba.error"
 ENDPOINT_KEY = "chkobba.endpoint"  # Flask empties environ["werkzeug.request"] when it is done
 
@@ -38,27 +43,33 @@ class Observed:
         self.app, self.log = app, log
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        began = time.perf_counter()
+        began = perf_counter()
         request_id = request_id_from(environ.get("HTTP_X_REQUEST_ID"))
-        answered: list[Any] = []
+        answered: tuple[str, list[tuple[str, str]]] | None = None
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            nonlocal answered
             headers.append((REQUEST_ID_HEADER, request_id))
-            answered[:] = [status, headers]
+            answered = status, headers
             return start_response(status, headers, exc_info)
 
         body = self.app(environ, start)
-        seconds = time.perf_counter() - began
-        status = int(answered[0][:3]) if answered else 500
+        seconds = perf_counter() - began
+        status = (_STATUSES.get(answered[0]) or int(answered[0][:3])) if answered else 500
         operation = operation_of(environ)
-        metrics.observe(operation, status, seconds)
-        if self.log.enabled:
+        observe(operation, status, seconds)
+        if self.log.destination:  # the log is on (AccessLog.enabled, without a property call)
             self.log.write(self._record(environ, request_id, operation, status, seconds, answered))
         return body
 
     @staticmethod
     def _record(
-        environ: dict[str, Any], request_id: str, operation: str, status: int, seconds: float, answered: list[Any]
+        environ: dict[str, Any],
+        request_id: str,
+        operation: str,
+        status: int,
+        seconds: float,
+        answered: tuple[str, list[tuple[str, str]]] | None,
     ) -> dict[str, Any]:
         length = next((v for k, v in answered[1] if k.lower() == "content-length"), None) if answered else None
         record: dict[str, Any] = {
@@ -91,12 +102,32 @@ def install(app: Flask) -> None:
 
     # weak=False: the receiver is a local function, which a weak reference would lose at once.
     got_request_exception.connect(note_exception, app, weak=False)
-
-    @app.after_request
-    def note_endpoint(response: Response) -> Response:
-        here = request._get_current_object()  # type: ignore[attr-defined]  # one trip through the proxy
-        if here.url_rule is not None:
-            here.environ[ENDPOINT_KEY] = here.url_rule.endpoint
-        return response
-
+    app.request_class = EndpointNoted
     app.wsgi_app = Observed(app.wsgi_app, log)  # type: ignore[method-assign]
+
+
+class EndpointNoted(Request):
+    """A request that notes its endpoint in the environ the moment Flask matches its URL (Flask
+    sets ``url_rule`` then), for ``Observed`` to read once Flask is done: cheaper than a request hook,
+    which costs a call through Flask's hook machinery on every request."""
+
+    @property
+    def url_rule(self) -> Rule | None:
+        rule: Rule | None = self.__dict__.get("_url_rule")
+        return rule
+
+    @url_rule.setter
+    def url_rule(self, rule: Rule | None) -> None:
+        self.__dict__["_url_rule"] = rule
+        self.__dict__.pop("_blueprints", None)
+        if rule is not None:
+            self.environ[ENDPOINT_KEY] = rule.endpoint
+
+    @property
+    def blueprints(self) -> list[str]:
+        """Flask's, worked out once per request: Flask asks for it three times (before and after the
+        view, at teardown), each time from the endpoint's name."""
+        found: list[str] | None = self.__dict__.get("_blueprints")
+        if found is None:
+            found = self.__dict__["_blueprints"] = super().blueprints
+        return found

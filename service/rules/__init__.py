@@ -13,12 +13,14 @@ Captures and plays
     ``legal_captures(rules, table, card, last_play=False) -> Captures``: the card's value, the kind
     (match, sum, none) and its options, each the tuple of table cards taken in table order, listed
     in lexicographic order of table positions; ``Captures.sweeping`` is the index of the option that
-    empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card.
+    empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card
+    (``hand_captures_of`` for a table and a hand already parsed).
     ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
 Rounds
     ``deal_round(rules, players, dealer, deck=... | seed=..., cut=None) -> (RoundState, deck)``,
-    ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``parse_move(json)``,
+    ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``advance(state, move)``
+    (the same for a state already validated, by ``from_json`` say, or built by the core), ``parse_move(json)``,
     ``legal_moves(state)``, ``round_breakdown(state)``, ``RoundState.to_json()`` and
     ``RoundState.from_json(data)`` (validates against RULES.md §9).
 Scoring and the match
@@ -41,7 +43,7 @@ Errors
     ``field`` it concerns.
 """
 
-from .captures import CaptureKind, Captures, captures_of, hand_captures, legal_captures
+from .captures import CaptureKind, Captures, captures_of, hand_captures, hand_captures_of, legal_captures
 from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Rank, Suit, parse_cards
 from .errors import (
     AmbiguousCapture,
@@ -66,7 +68,19 @@ from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, dec
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
 from .replay import MoveVerdict, Replay, replay_round
-from .round import Cut, CutMove, Event, Move, PlayMove, deal_round, legal_moves, parse_move, play, round_breakdown
+from .round import (
+    Cut,
+    CutMove,
+    Event,
+    Move,
+    PlayMove,
+    advance,
+    deal_round,
+    legal_moves,
+    parse_move,
+    play,
+    round_breakdown,
+)
 from .scoring import Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
 from .seat_view import SeatView, seat_view
 from .shuffle import random_deck, seeded_deck
@@ -81,8 +95,8 @@ __all__ = [
     "Move", "MoveError", "MoveVerdict", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
     "Profile", "Rank", "Reason", "Replay", "RoundState", "Rules", "RulesError", "SeatKnowledge", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "Weights", "WrongPhase",
-    "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
-    "hand_captures", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play", "primiera_total",
-    "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
+    "advance", "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
+    "hand_captures", "hand_captures_of", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play",
+    "primiera_total", "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
     "suggest_moves", "validate",
 ]  # fmt: skip

@@ -108,6 +108,14 @@ for _card in DECK:
     _LOOKUP[_card.code] = _LOOKUP[_card] = _card
 
 
+_CARD_OF: Final = _LOOKUP.__getitem__  # bound once: an attribute lookup per call costs more than a small list
+
+
+def card_by_code(code: object) -> Card | None:
+    """The card of a canonical code, or None (where ``Card.parse`` would raise)."""
+    return _BY_CODE.get(code) if type(code) is str else None
+
+
 def card_of(value: CardLike) -> Card:
     try:
         return _LOOKUP[value]  # a code or a card: one lookup
@@ -121,10 +129,12 @@ def distinct_cards(values: object) -> tuple[Card, ...] | None:
     if type(values) is not list and type(values) is not tuple:
         return None
     try:
-        found = tuple(map(_LOOKUP.__getitem__, values))
+        if len(values) < 2:  # most captures and many hands: no map, no set
+            return (_LOOKUP[values[0]],) if values else ()
+        found = tuple(map(_CARD_OF, values))
     except (KeyError, TypeError):  # not a card, or unhashable
         return None
-    return found if len(found) < 2 or len(set(found)) == len(found) else None
+    return found if len(set(found)) == len(found) else None
 
 
 def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Card, ...]:

@@ -6,11 +6,15 @@ from collections.abc import Iterable, Sequence
 from itertools import filterfalse
 from typing import NamedTuple
 
-from .captures import CaptureKind, Captures, captures_of, table_and_hand
+from .captures import CaptureKind, Captures, captures_of, captures_of_each, table_and_hand
 from .cards import Card, CardLike, card_of, parse_cards
 from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, MoveError
 from .profiles import Rules, RulesLike
 from .records import record
+
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_NONE = CaptureKind.NONE
 
 
 class PlayResult(NamedTuple):
@@ -80,16 +84,19 @@ def play_on(
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
         chosen = None
     else:
-        chosen = legal.find(capture)
+        try:
+            chosen = legal.options.index(capture)  # the usual case: the cards in table order
+        except ValueError:
+            chosen = legal.find(capture)
         if chosen is None:
             missing = [c.code for c in capture if c not in table]
             why = f"{', '.join(missing)} not on the table" if missing else "not a legal capture"
             message = f"{card} cannot take {' '.join(c.code for c in capture)}: {why}"
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
     if chosen is None:
-        return record(PlayResult, (card, CaptureKind.NONE, (), False, (*table, card), rest_of_hand, legal))
+        return record(PlayResult, (card, _NONE, (), False, (*table, card), rest_of_hand, legal))
     taken = legal.options[chosen]
-    remaining = tuple(filterfalse(taken.__contains__, table))
+    remaining = tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
     return record(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))
 
 
@@ -105,5 +112,5 @@ def _refused(
     last_play: bool,
 ) -> MoveError:
     """The error for an illegal play, with the card's options and every hand card's legal captures."""
-    legal = [captures_of(rules, table, c, last_play) for c in hand]
+    legal = captures_of_each(rules, table, hand, last_play)
     return error(message, field=field, card=card.code, options=options, legal=legal)

@@ -47,11 +47,11 @@ class RedealRule:
     ranks: frozenset[Rank] | None = None
 
     def applies(self, table: tuple[Card, ...]) -> bool:
-        tally: dict[Rank, int] = {}
-        for card in table:
-            if self.ranks is None or card.rank in self.ranks:
-                tally[card.rank] = tally.get(card.rank, 0) + 1
-        return any(n >= self.count for n in tally.values())
+        ranks = [card.rank for card in table]
+        if self.ranks is not None:
+            ranks = [rank for rank in ranks if rank in self.ranks]
+        # The most cards of one rank, counted in C (every deal asks, with four cards or five).
+        return bool(ranks) and max(map(ranks.count, ranks)) >= self.count
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +76,25 @@ class Profile:
     # A plain dict (typed read-only): a mapping proxy would slow the lookup on every capture.
     card_values: Mapping[Card, int] = field(init=False)
     _side_counts: tuple[int, ...] = field(init=False)
+    _seat_sides: Mapping[int, tuple[int, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card_values", {c: self.values[c.rank] for c in DECK})
         object.__setattr__(self, "_side_counts", tuple(sorted({self.sides(n) for n in self.players})))
+        seat_sides = {n: tuple(self.side_of(n, seat) for seat in range(n)) for n in self.players}
+        object.__setattr__(self, "_seat_sides", seat_sides)
 
     def sides(self, players: int) -> int:
         return 2 if players == 4 else players
+
+    def side_of(self, players: int, seat: int) -> int:
+        """The side a seat plays for: with four players, partners sit opposite (0 and 2, 1 and 3)."""
+        return seat % self.sides(players)
+
+    def seat_sides(self, players: int) -> tuple[int, ...]:
+        """``side_of`` for every seat, in seat order (worked out once per player count)."""
+        found = self._seat_sides.get(players)
+        return found if found is not None else tuple(self.side_of(players, seat) for seat in range(players))
 
     def side_counts(self) -> tuple[int, ...]:
         return self._side_counts
@@ -250,8 +262,13 @@ class Rules:
     face_sums: bool = field(init=False, compare=False)
     ties_to_last_capturer: bool = field(init=False, compare=False)
     primiera: bool = field(init=False, compare=False)
+    # The profile's, kept here too: captures_of reads them for every card of every move.
+    card_values: Mapping[Card, int] = field(init=False, compare=False, repr=False)
+    most_cards: bool = field(init=False, compare=False, repr=False)  # SumPolicy.MOST_CARDS
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "card_values", self.profile.card_values)
+        object.__setattr__(self, "most_cards", self.profile.sum_policy is SumPolicy.MOST_CARDS)
         object.__setattr__(self, "target", self.option("target"))
         object.__setattr__(self, "face_sums", bool(self.option("face_sums", self.profile.face_sums_default)))
         object.__setattr__(self, "ties_to_last_capturer", bool(self.option("ties_to_last_capturer", False)))
@@ -271,14 +288,17 @@ class Rules:
 
     @classmethod
     def of(cls, spec: RulesLike | None) -> Rules:
+        if type(spec) is str:  # the common case first
+            plain = PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
+            return plain if plain is not None else cls(_profile(spec))
         if spec is None:
             return cls(DEFAULT_PROFILE)
         if isinstance(spec, Rules):
             return spec
         if isinstance(spec, Profile):
             return cls(spec)
-        if isinstance(spec, str):
-            plain = _PLAIN_RULES.get(spec)  # a profile id: one shared value, built once
+        if isinstance(spec, str):  # a str subclass
+            plain = PLAIN_RULES.get(spec)
             return plain if plain is not None else cls(_profile(spec))
         if isinstance(spec, Mapping):
             unknown = set(spec) - {"profile", "options"}
@@ -300,7 +320,7 @@ class Rules:
 
 
 RulesLike = str | Mapping[str, Any] | Rules | Profile
-_PLAIN_RULES: Final[Mapping[str, Rules]] = MappingProxyType({p.id: Rules(p) for p in PROFILES.values()})
+PLAIN_RULES: Final[Mapping[str, Rules]] = MappingProxyType({p.id: Rules(p) for p in PROFILES.values()})
 
 
 def _profile(name: object) -> Profile:

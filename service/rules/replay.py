@@ -3,8 +3,9 @@ illegal one. An illegal move is a verdict here, not an error; a malformed record
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .errors import InvalidInput, MoveError
@@ -28,6 +29,13 @@ from .state import Phase, RoundState
 MAX_MOVES = 64  # a round has at most 36 plays and one cut; anything longer is not a round
 _MOVES = (PlayMove, CutMove)
 _MOVE_FIELDS = tuple(f"moves.{i}" for i in range(MAX_MOVES))
+_SEAT = attrgetter("seat")
+_SEATS = {players: frozenset(range(players)) for players in (2, 3, 4)}  # deal_round allows no other count
+
+
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_OVER = Phase.OVER
 
 
 class MoveVerdict(NamedTuple):
@@ -43,6 +51,9 @@ class MoveVerdict(NamedTuple):
     options: tuple[Any, ...] = ()  # when illegal: what the seat could do (Captures per hand card, or cuts)
 
     def to_json(self) -> dict[str, Any]:
+        return verdicts_to_json((self,))[0]
+
+    def _general_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "index": self.position,
             "seat": self.seat,
@@ -58,6 +69,33 @@ class MoveVerdict(NamedTuple):
         if not self.legal:
             data.update(code=self.code, reason=self.reason)
         return data
+
+
+def verdicts_to_json(verdicts: Iterable[MoveVerdict]) -> list[dict[str, Any]]:
+    """``MoveVerdict.to_json`` of each verdict, in one loop: a replay renders one per move, and a
+    legal play, the common case, is written here in one dict display."""
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for verdict in verdicts:
+        position, seat, move, legal, _, _, event, _ = verdict
+        if legal and event is not None and type(move) is PlayMove:
+            code = move.card.code
+            taken = event.taken
+            captured = [code, *[c.code for c in taken]] if taken else []
+            sweep = bool(event.sweep)
+            append(
+                {
+                    "index": position,
+                    "seat": seat,
+                    "verdict": "legal",
+                    "card": code,
+                    "captured": captured,
+                    "sweep": sweep,
+                }
+            )
+        else:
+            append(verdict._general_json())
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +116,7 @@ class Replay:
 
     @property
     def complete(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is _OVER
 
     @property
     def breakdown(self) -> tuple[SideScore, ...] | None:
@@ -102,11 +140,17 @@ def replay_round(
         raise InvalidInput("moves must be a list", field="moves")
     if len(moves) > MAX_MOVES:
         raise InvalidInput(f"a round has at most {MAX_MOVES} moves", field="moves")
-    parsed = [m if isinstance(m, _MOVES) else parse_move(m, field=_MOVE_FIELDS[i]) for i, m in enumerate(moves)]
+    parsed = [
+        parse_move(m, field=_MOVE_FIELDS[i]) if type(m) is dict or not isinstance(m, _MOVES) else m
+        for i, m in enumerate(moves)
+    ]
     state, dealt_deck = deal_round(rules, players, dealer, deck=deck, seed=seed, cut=cut)
-    for i, move in enumerate(parsed):
-        if move.seat is not None and not 0 <= move.seat < players:
-            raise InvalidInput(f"seat must be from 0 to {players - 1}", field=f"moves.{i}.seat")
+    seats = set(map(_SEAT, parsed))
+    seats.discard(None)
+    if not seats <= _SEATS[players]:  # then find the first seat out of range, if any
+        for i, move in enumerate(parsed):
+            if move.seat is not None and not 0 <= move.seat < players:
+                raise InvalidInput(f"seat must be from 0 to {players - 1}", field=f"moves.{i}.seat")
     verdicts: list[MoveVerdict] = []
     in_play = RoundInPlay(state)
     for index, move in enumerate(parsed):

@@ -9,20 +9,26 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from .captures import HAND_SIZE, CaptureKind, captures_of
-from .cards import DECK, Card, CardLike, card_of, distinct_cards, parse_cards
+from .captures import HAND_SIZE, CaptureKind, captures_of_each
+from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
 from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
 from .moves import play_on
 from .profiles import Rules, RulesLike
 from .records import record
-from .scoring import SideScore, Tally, score_round
+from .scoring import SideScore, Tally, scored
 from .shuffle import random_deck, seeded_deck
-from .state import TABLE_SIZE, Phase, RoundState, validate
+from .state import TABLE_SIZE, Phase, RoundState, leader_of, playing_order_of, validate
 
 
 class Cut(enum.Enum):
     KEEP = "keep"  # the cutter keeps the drawn card as the first card of his hand
     TABLE = "table"  # the drawn card is the first table card
+
+
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_CUT, _PLAY, _REDEAL, _OVER = Phase.CUT, Phase.PLAY, Phase.REDEAL, Phase.OVER
+_KEEP, _TABLE = Cut.KEEP, Cut.TABLE
 
 
 class PlayMove(NamedTuple):  # a named tuple: one is made for every move of every replay
@@ -58,13 +64,26 @@ class Event(NamedTuple):
         return ()
 
     def to_json(self) -> dict[str, Any]:
+        move = self.move
+        if type(move) is PlayMove:  # a play, the common case, as one dict display
+            code, taken = move.card.code, self.taken
+            return {
+                "seat": self.seat,
+                "card": code,
+                "kind": self.kind._value_ if self.kind else None,  # _value_: .value is a Python-level property
+                "captured": [code, *[c.code for c in taken]] if taken else [],
+                "sweep": self.sweep,
+                "dealt": self.dealt,
+                "collected": [c.code for c in self.collected],
+                "redeal": self.redeal,
+            }
         data: dict[str, Any] = {"seat": self.seat}
         if isinstance(self.move, CutMove):
             data["cut"] = self.move.cut.value
         else:
             data.update(
                 card=self.move.card.code,
-                kind=self.kind.value if self.kind else None,
+                kind=self.kind._value_ if self.kind else None,  # _value_: .value is a Python-level property
                 captured=[c.code for c in self.captured],
                 sweep=self.sweep,
             )
@@ -92,11 +111,13 @@ def parse_move(data: object, *, field: str = "move") -> Move:
             raise InvalidInput('cut must be "keep" or "table"', field=f"{field}.cut") from None
     if not data.keys() <= _PLAY_KEYS or "card" not in data:
         raise InvalidInput("a play is an object {card, capture?, seat?}", field=field)
-    try:
-        card = card_of(data["card"])
-    except InvalidCard as exc:
-        exc.field = f"{field}.card"
-        raise
+    card = card_by_code(data["card"])
+    if card is None:
+        try:
+            card = card_of(data["card"])  # a Card itself, or a code that card_of words as wrong
+        except InvalidCard as exc:
+            exc.field = f"{field}.card"
+            raise
     capture = data.get("capture")
     if capture is None:
         return record(PlayMove, (card, None, seat))
@@ -141,62 +162,56 @@ def deal_round(
     if cut is not None and not profile.cut_ritual:
         raise InvalidInput(f"{profile.id} has no cut ritual", field="cut")
     the_cut = _cut_of(cut)
-    empty = tuple(() for _ in range(profile.sides(players)))
-    start = RoundState(
-        rules=the_rules,
-        players=players,
-        dealer=dealer,
-        phase=Phase.CUT,
-        turn=(dealer + 1) % players,
-        hands=tuple(() for _ in range(players)),
-        table=(),
-        stock=cards,
-        piles=empty,
-        sweeps=tuple(0 for _ in empty),
-        last_capturer=None,
-    )
+    sides = profile.sides(players)
+    empty, zeros = ((),) * sides, (0,) * sides
     if profile.cut_ritual and the_cut is None:
-        return start, cards
-    return _lay_out(start, the_cut or Cut.KEEP), cards
+        turn = leader_of(players, dealer)
+        return RoundState(the_rules, players, dealer, _CUT, turn, ((),) * players, (), cards, empty, zeros, None), cards
+    return _lay_out(the_rules, players, dealer, cards, the_cut or _KEEP, empty, zeros, None), cards
+
+
+_CUTS: Final = {c.value: c for c in Cut}
 
 
 def _cut_of(cut: Cut | str | None) -> Cut | None:
     if cut is None or isinstance(cut, Cut):
         return cut
+    found = _CUTS.get(cut) if type(cut) is str else None  # Cut(cut) is an enum lookup, several times dearer
+    if found is not None:
+        return found
     try:
         return Cut(cut)
     except ValueError:
         raise InvalidInput('cut must be "keep" or "table"', field="cut") from None
 
 
-def _lay_out(start: RoundState, cut: Cut) -> RoundState:
-    """The deal from the deck in ``start.stock``: each seat in playing order takes a block of 3, then
-    the table a block of 4. A tabled cut card is the first table card, drawn before the blocks; a
-    kept one is simply the first card of the cutter's block (the cutter is first in order)."""
-    deck = start.stock
-    tabled = deck[:1] if cut is Cut.TABLE else ()
+def _lay_out(
+    rules: Rules,
+    players: int,
+    dealer: int,
+    deck: tuple[Card, ...],
+    cut: Cut,
+    piles: tuple[tuple[Card, ...], ...],
+    sweeps: tuple[int, ...],
+    last_capturer: int | None,
+) -> RoundState:
+    """The deal from ``deck`` (the stock of the round waiting for the cut): each seat in playing order
+    takes a block of 3, then the table a block of 4. A tabled cut card is the first table card, drawn
+    before the blocks; a kept one is simply the first card of the cutter's block (the cutter is first
+    in order). The piles, sweeps and last capturer are the round's, as they were before the cut."""
+    tabled = deck[:1] if cut is _TABLE else ()
     rest = deck[len(tabled) :]
-    hands: list[tuple[Card, ...]] = [()] * start.players
-    for k, seat in enumerate(start.playing_order()):
+    hands: list[tuple[Card, ...]] = [()] * players
+    leader = leader_of(players, dealer)
+    for k, seat in enumerate(playing_order_of(leader, players)):
         hands[seat] = rest[HAND_SIZE * k : HAND_SIZE * (k + 1)]
-    dealt = HAND_SIZE * start.players
+    dealt = HAND_SIZE * players
     table = (*tabled, *rest[dealt : dealt + TABLE_SIZE - len(tabled)])
     stock = rest[dealt + TABLE_SIZE - len(tabled) :]
-    redeal = start.rules.profile.redeal
+    redeal = rules.profile.redeal
     void = redeal is not None and redeal.applies(table)
-    return RoundState(
-        start.rules,
-        start.players,
-        start.dealer,
-        Phase.REDEAL if void else Phase.PLAY,
-        None if void else start.leader,
-        tuple(hands),
-        table,
-        stock,
-        start.piles,
-        start.sweeps,
-        start.last_capturer,
-    )
+    phase, turn = (_REDEAL, None) if void else (_PLAY, leader)
+    return RoundState(rules, players, dealer, phase, turn, tuple(hands), table, stock, piles, sweeps, last_capturer)
 
 
 def play(state: RoundState, move: Move) -> tuple[RoundState, Event]:
@@ -226,7 +241,8 @@ class RoundInPlay:
 
     def _load(self, state: RoundState) -> None:
         self.rules, self.players, self.dealer = state.rules, state.players, state.dealer
-        self.order, self.side_of = state.playing_order(), state.side_of
+        self.order = state.playing_order()
+        self.side_of = state.rules.profile.seat_sides(state.players)  # per seat, as the profile says
         self.phase, self.turn = state.phase, state.turn
         self.hands = list(state.hands)
         self.table, self.stock = state.table, state.stock
@@ -257,33 +273,43 @@ class RoundInPlay:
             raise WrongPhase(f"nobody moves in phase {self.phase.value}", field="move", phase=self.phase.value)
         if move.seat is not None and move.seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {move.seat}'s", field="move.seat", turn=turn)
-        if self.phase is Phase.CUT:
+        if self.phase is _CUT:
             if not isinstance(move, CutMove):
                 raise WrongPhase("the round waits for the cut: keep or table the drawn card", field="move", phase="cut")
-            after = _lay_out(self.state(), move.cut)
+            piles = tuple(map(tuple, self.piles))
+            after = _lay_out(
+                self.rules,
+                self.players,
+                self.dealer,
+                self.stock,
+                move.cut,
+                piles,
+                tuple(self.sweeps),
+                self.last_capturer,
+            )
             self._load(after)
-            return Event(turn, move, redeal=after.phase is Phase.REDEAL)
+            return Event(turn, move, redeal=after.phase is _REDEAL)
         if not isinstance(move, PlayMove):
             raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
-        last_play = self.in_hands == 1 and not self.stock
+        in_hands, stock = self.in_hands - 1, self.stock
         card = move.card
-        result = play_on(self.rules, self.table, self.hands[turn], card, move.capture, last_play)
-        self.hands[turn] = result.hand
-        self.in_hands -= 1
-        self.table = result.table
-        taken = result.taken
+        _, kind, taken, sweep, self.table, self.hands[turn], _ = play_on(
+            self.rules, self.table, self.hands[turn], card, move.capture, not in_hands and not stock
+        )
+        self.in_hands = in_hands
         if taken:
-            side = self.side_of(turn)
+            side = self.side_of[turn]
             pile = self.piles[side]
             pile.append(card)
             pile += taken
-            self.sweeps[side] += result.sweep
+            if sweep:
+                self.sweeps[side] += 1
             self.last_capturer = side
         self.turn = (turn + 1) % self.players
         dealt = False
         collected: tuple[Card, ...] = ()
-        if not self.in_hands:
-            if self.stock:
+        if not in_hands:
+            if stock:
                 self._refill()
                 dealt = True
             else:
@@ -291,8 +317,8 @@ class RoundInPlay:
                 assert self.last_capturer is not None
                 collected, self.table = self.table, ()
                 self.piles[self.last_capturer] += collected
-                self.turn, self.phase = None, Phase.OVER
-        return record(Event, (turn, move, result.kind, taken, result.sweep, dealt, collected, False))
+                self.turn, self.phase = None, _OVER
+        return record(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
 
     def _refill(self) -> None:
         """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader
@@ -307,17 +333,20 @@ class RoundInPlay:
 
 def legal_moves(state: RoundState) -> list[Any]:
     """What the seat to move may do: the legal captures of each card in hand, or the two cuts."""
-    if state.phase is Phase.CUT:
+    if state.phase is _CUT:
         return list(Cut)
     if state.turn is None:
         return []
     last_play = not state.stock and sum(map(len, state.hands)) == 1
-    return [captures_of(state.rules, state.table, c, last_play) for c in state.hands[state.turn]]
+    return captures_of_each(state.rules, state.table, state.hands[state.turn], last_play)
 
 
 def round_breakdown(state: RoundState) -> tuple[SideScore, ...]:
-    """The score of a finished round, from its piles and sweeps."""
-    if state.phase is not Phase.OVER:
+    """The score of a finished round, from its piles and sweeps (a valid state is assumed, as by
+    ``advance``: validate a state that comes from outside first)."""
+    if state.phase is not _OVER:
         raise WrongPhase("only a finished round is scored", field="state.phase", phase=state.phase.value)
     tallies = [Tally.of_pile(pile, n) for pile, n in zip(state.piles, state.sweeps, strict=True)]
-    return score_round(state.rules, tallies, state.last_capturer)
+    # A finished state is valid (from_json validated it, or the engine played it out), so its piles
+    # partition the deck and its sweeps fit them: check_tallies would find nothing to refuse.
+    return scored(state.rules, tallies, state.last_capturer)

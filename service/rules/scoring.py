@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
@@ -23,10 +24,17 @@ PRIMIERA_POINTS = {
 }  # fmt: skip
 
 
-_DIAMONDS = frozenset(c for c in DECK if c.suit is Suit.DIAMONDS)
-_SEVENS = frozenset(c for c in DECK if c.rank is Rank.SEVEN)
-_SIXES = frozenset(c for c in DECK if c.rank is Rank.SIX)
-_SEVEN_OF_DIAMONDS = frozenset({SEVEN_OF_DIAMONDS})
+# Each card's counts packed in one integer, 32 bits each: diamonds, sevens, sixes, 7D. Summing a
+# pile's integers counts all four in one pass of C loops (anything that is not a card counts 0).
+_FIELD = 32
+_MASK = (1 << _FIELD) - 1
+_PACKED = {
+    c: (c.suit is Suit.DIAMONDS)
+    | (c.rank is Rank.SEVEN) << _FIELD
+    | (c.rank is Rank.SIX) << 2 * _FIELD
+    | (c is SEVEN_OF_DIAMONDS) << 3 * _FIELD
+    for c in DECK
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,14 +51,15 @@ class Tally:
 
     @classmethod
     def of_pile(cls, pile: Sequence[Card], sweeps: int) -> Tally:
+        packed = sum(map(_PACKED.get, pile, repeat(0)))
         return cls(
-            cards=len(pile),
-            diamonds=sum(map(_DIAMONDS.__contains__, pile)),
-            sevens=sum(map(_SEVENS.__contains__, pile)),
-            sixes=sum(map(_SIXES.__contains__, pile)),
-            seven_of_diamonds=not _SEVEN_OF_DIAMONDS.isdisjoint(pile),  # a set test: `in` a tuple compares each card
-            sweeps=sweeps,
-            pile=tuple(pile),
+            len(pile),
+            packed & _MASK,  # diamonds
+            packed >> _FIELD & _MASK,  # sevens
+            packed >> 2 * _FIELD & _MASK,  # sixes
+            packed >> 3 * _FIELD > 0,  # 7D
+            sweeps,
+            tuple(pile),
         )
 
 
@@ -66,7 +75,16 @@ class SideScore:
     total: int
 
     def to_json(self) -> dict[str, int]:
-        return dict(zip(SCORE_FIELDS, _score_values(self), strict=True))
+        return {
+            "side": self.side,
+            "cards": self.cards,
+            "diamonds": self.diamonds,
+            "sevens": self.sevens,
+            "seven_of_diamonds": self.seven_of_diamonds,
+            "sweeps": self.sweeps,
+            "primiera": self.primiera,
+            "total": self.total,
+        }
 
 
 SCORE_FIELDS = tuple(f.name for f in fields(SideScore))
@@ -148,27 +166,36 @@ def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int |
     ``ties_to_last_capturer``."""
     rules = Rules.of(rules)
     check_tallies(rules, tallies)
+    return scored(rules, tallies, last_capturer)
+
+
+def scored(rules: Rules, tallies: Sequence[Tally], last_capturer: int | None) -> tuple[SideScore, ...]:
+    """``score_round`` for tallies known to be consistent: those of a round the engine played
+    (``round_breakdown``), or checked by ``check_tallies``."""
     n = len(tallies)
     if last_capturer is not None and not 0 <= last_capturer < n:
         raise InvalidCounts(f"last_capturer must be a side from 0 to {n - 1}", field="last_capturer")
     ties_to = last_capturer if rules.ties_to_last_capturer else None
-    awards = {
-        "cards": _most([t.cards for t in tallies], ties_to),
-        "diamonds": _most([t.diamonds for t in tallies], ties_to),
-        "sevens": _sevens(tallies, rules.profile.sevens_tiebreak_by_sixes),
-        "seven_of_diamonds": next(s for s, t in enumerate(tallies) if t.seven_of_diamonds),
-        "primiera": _primiera(tallies) if rules.primiera else None,
-    }
-    points = [dict.fromkeys(CATEGORY_FIELDS, 0) for _ in range(n)]  # per side, in SideScore's order
-    for category, winner in awards.items():
-        if winner is not None and rules.scores(category):
-            points[winner][category] = 1
-    if rules.scores("sweeps"):
-        for side, t in enumerate(tallies):
-            points[side]["sweeps"] = t.sweeps
-    for side_points in points:
-        side_points["total"] = sum(side_points.values())
-    return tuple(SideScore(s, *side_points.values()) for s, side_points in enumerate(points))
+    scores = rules.scores
+    # The side that takes each point, in SideScore's order, or None (a tie, or not scored here).
+    cards = _most([t.cards for t in tallies], ties_to) if scores("cards") else None
+    diamonds = _most([t.diamonds for t in tallies], ties_to) if scores("diamonds") else None
+    sevens = _sevens(tallies, rules.profile.sevens_tiebreak_by_sixes) if scores("sevens") else None
+    holder = next(s for s, t in enumerate(tallies) if t.seven_of_diamonds) if scores("seven_of_diamonds") else None
+    sweeps = scores("sweeps")
+    primiera = _primiera(tallies) if rules.primiera else None  # scores("primiera") is rules.primiera
+    breakdown = []
+    for side, t in enumerate(tallies):
+        points = (
+            int(cards == side),
+            int(diamonds == side),
+            int(sevens == side),
+            int(holder == side),
+            t.sweeps if sweeps else 0,
+            int(primiera == side),
+        )
+        breakdown.append(SideScore(side, *points, sum(points)))
+    return tuple(breakdown)
 
 
 def _most(values: Sequence[int], ties_to: int | None = None) -> int | None:

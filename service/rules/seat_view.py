@@ -4,6 +4,7 @@ or a cut card that another seat drew."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,27 +31,42 @@ class SeatView:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        state = self.state
+        return views_json(self.state, (self.seat,))[0]
+
+
+def views_json(state: RoundState, seats: Iterable[int]) -> list[dict[str, Any]]:
+    """``SeatView.to_json`` of each of ``seats`` (valid seats of ``state``): what every seat sees
+    alike (the table, the piles, the sizes of the hands) is rendered once and shared by the views."""
+    hands = state.hands
+    rules, phase, turn = state.rules.to_json(), state.phase._value_, state.turn  # _value_: .value is a property
+    hand_sizes = list(map(len, hands))
+    table = [c.code for c in state.table]
+    piles = [[c.code for c in pile] for pile in state.piles]
+    sweeps = list(state.sweeps)
+    sides = state.rules.profile.seat_sides(state.players)
+    views = []
+    for seat in seats:
         data: dict[str, Any] = {
-            "seat": self.seat,
-            "side": state.side_of(self.seat),
-            "rules": state.rules.to_json(),
+            "seat": seat,
+            "side": sides[seat],
+            "rules": rules,
             "players": state.players,
             "dealer": state.dealer,
-            "phase": state.phase.value,
-            "turn": state.turn,
-            "hand": [c.code for c in self.hand],
-            "hand_sizes": [len(h) for h in state.hands],
-            "table": [c.code for c in state.table],
+            "phase": phase,
+            "turn": turn,
+            "hand": [c.code for c in hands[seat]],
+            "hand_sizes": hand_sizes,
+            "table": table,
             "stock_size": len(state.stock),
-            "piles": [[c.code for c in pile] for pile in state.piles],
-            "sweeps": list(state.sweeps),
+            "piles": piles,
+            "sweeps": sweeps,
             "last_capturer": state.last_capturer,
         }
-        cut = self.cut_card
+        cut = SeatView(state, seat).cut_card if phase == "cut" else None
         if cut is not None:
             data["cut_card"] = cut.code
-        return data
+        views.append(data)
+    return views
 
 
 def seat_view(state: RoundState, seat: int) -> SeatView:

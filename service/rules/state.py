@@ -9,12 +9,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from itertools import chain
+from typing import Any, Final
 
 from .captures import HAND_SIZE
-from .cards import DECK, Card, parse_cards
+from .cards import DECK, Card, distinct_cards, parse_cards
 from .errors import BadState, RulesError
-from .profiles import Rules
+from .profiles import PLAIN_RULES, Rules
 
 TABLE_SIZE = 4
 
@@ -24,6 +26,11 @@ class Phase(enum.Enum):
     PLAY = "play"
     REDEAL = "redeal"  # the deal is void: deal again with a new deck (same dealer)
     OVER = "over"
+
+
+# Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
+# __getattr__ hook, about 900 machine instructions, and these are read for every move.
+_REDEAL, _OVER = Phase.REDEAL, Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,28 +54,28 @@ class RoundState:
     @property
     def leader(self) -> int:
         """The seat after the dealer: it receives first, cuts in chkobba, and leads every hand."""
-        return (self.dealer + 1) % self.players
+        return leader_of(self.players, self.dealer)
 
     @property
     def next_dealer(self) -> int | None:
         """Who deals the next round once this one is over: the deal passes to the dealer's right
         (RULES.md §2), after a tiebreak or drawn round too. A redeal keeps the same dealer."""
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return self.leader
-        return self.dealer if self.phase is Phase.REDEAL else None
+        return self.dealer if self.phase is _REDEAL else None
 
     def side_of(self, seat: int) -> int:
-        return seat % self.sides
+        return self.rules.profile.side_of(self.players, seat)
 
     def playing_order(self) -> list[int]:
-        return [(self.leader + k) % self.players for k in range(self.players)]
+        return list(playing_order_of(self.leader, self.players))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules.to_json(),
             "players": self.players,
             "dealer": self.dealer,
-            "phase": self.phase.value,
+            "phase": self.phase._value_,  # _value_: .value is a Python-level property
             "turn": self.turn,
             "hands": [[c.code for c in hand] for hand in self.hands],
             "table": [c.code for c in self.table],
@@ -81,6 +88,16 @@ class RoundState:
     @classmethod
     def from_json(cls, data: object) -> RoundState:
         """Build and validate a state from its JSON form. Raises a ``RulesError`` naming the field."""
+        state = _well_formed(data)
+        if state is None:
+            state = cls._parse(data)
+        validate(state)
+        return state
+
+    @classmethod
+    def _parse(cls, data: object) -> RoundState:
+        """The state of a JSON form, checked field by field, naming the first field at fault (the
+        road of ``from_json`` when ``_well_formed`` declines)."""
         if not isinstance(data, Mapping):
             raise BadState("a state must be an object", field="state")
         fields = ("rules", "players", "dealer", "phase", "turn", "hands", "table", "stock", "piles", "sweeps")
@@ -99,7 +116,7 @@ class RoundState:
             phase = Phase(data["phase"])
         except (ValueError, TypeError):
             raise BadState(f"phase must be one of {', '.join(p.value for p in Phase)}", field="state.phase") from None
-        state = cls(
+        return cls(
             rules=rules,
             players=_int(data["players"], "players"),
             dealer=_int(data["dealer"], "dealer"),
@@ -112,8 +129,62 @@ class RoundState:
             sweeps=tuple(_int(x, f"sweeps.{i}") for i, x in enumerate(_list(data["sweeps"], "sweeps"))),
             last_capturer=_int(data["last_capturer"], "last_capturer", nullable=True),
         )
-        validate(state)
-        return state
+
+
+_KEYS: Final = frozenset(
+    ("rules", "players", "dealer", "phase", "turn", "hands", "table", "stock", "piles", "sweeps", "last_capturer")
+)
+_PHASES: Final = {p.value: p for p in Phase}
+_LISTS: Final = (list, tuple)
+_INT: Final = frozenset({int})
+
+
+def _well_formed(data: object) -> RoundState | None:
+    """The state of a JSON form in the common case, by C loops: exactly the state's keys, a profile
+    id (or rules already built), whole numbers and lists of distinct valid cards. None for anything
+    else (the rules' object form included), which ``RoundState._parse`` then takes field by field;
+    where both take a form, they build the same state."""
+    if type(data) is not dict or data.keys() != _KEYS:
+        return None
+    rules = data["rules"]
+    if type(rules) is str:
+        rules = PLAIN_RULES.get(rules)
+    if type(rules) is not Rules:
+        return None
+    phase = data["phase"]
+    phase = _PHASES.get(phase) if type(phase) is str else None
+    players, dealer, turn, last = data["players"], data["dealer"], data["turn"], data["last_capturer"]
+    hands, piles, sweeps = data["hands"], data["piles"], data["sweeps"]
+    if (
+        phase is None
+        or type(players) is not int
+        or type(dealer) is not int
+        or (turn is not None and type(turn) is not int)
+        or (last is not None and type(last) is not int)
+        or type(hands) not in _LISTS
+        or type(piles) not in _LISTS
+        or type(sweeps) not in _LISTS
+        or not set(map(type, sweeps)) <= _INT
+    ):
+        return None
+    hand_cards = tuple(map(distinct_cards, hands))
+    pile_cards = tuple(map(distinct_cards, piles))
+    table, stock = distinct_cards(data["table"]), distinct_cards(data["stock"])
+    if table is None or stock is None or None in hand_cards or None in pile_cards:
+        return None
+    # No None in either: checked above (no cast(): it is a call, and this runs for every token).
+    return RoundState(rules, players, dealer, phase, turn, hand_cards, table, stock, pile_cards, tuple(sweeps), last)  # type: ignore[arg-type]
+
+
+def leader_of(players: int, dealer: int) -> int:
+    """The seat after the dealer (``RoundState.leader``)."""
+    return (dealer + 1) % players
+
+
+@lru_cache(maxsize=64)
+def playing_order_of(leader: int, players: int) -> tuple[int, ...]:
+    """The seats in playing order from ``leader`` (asked for every move: worked out once)."""
+    return tuple((leader + k) % players for k in range(players))
 
 
 def validate(state: RoundState) -> None:
@@ -126,13 +197,16 @@ def validate(state: RoundState) -> None:
     if not 0 <= state.dealer < n:
         raise BadState(f"dealer must be a seat from 0 to {n - 1}", field="state.dealer")
     sides = state.sides
-    _expect_len(state.hands, n, "hands", "one hand per seat")
-    _expect_len(state.piles, sides, "piles", "one pile per side")
-    _expect_len(state.sweeps, sides, "sweeps", "one sweep count per side")
+    if len(state.hands) != n or len(state.piles) != sides or len(state.sweeps) != sides:
+        _expect_len(state.hands, n, "hands", "one hand per seat")
+        _expect_len(state.piles, sides, "piles", "one pile per side")
+        _expect_len(state.sweeps, sides, "sweeps", "one sweep count per side")
     _check_conservation(state)
-    for seat, hand in enumerate(state.hands):
-        if len(hand) > HAND_SIZE:
-            raise BadState(f"hand {seat} holds {len(hand)} cards; a hand holds at most 3", field=f"state.hands.{seat}")
+    if max(map(len, state.hands)) > HAND_SIZE:  # then name the first hand too big
+        for seat, hand in enumerate(state.hands):
+            if len(hand) > HAND_SIZE:
+                message = f"hand {seat} holds {len(hand)} cards; a hand holds at most 3"
+                raise BadState(message, field=f"state.hands.{seat}")
     for side, (count, pile) in enumerate(zip(state.sweeps, state.piles, strict=True)):
         if count < 0:
             raise BadState("a sweep count cannot be negative", field=f"state.sweeps.{side}")
@@ -147,6 +221,9 @@ def validate(state: RoundState) -> None:
 
 
 def _check_conservation(state: RoundState) -> None:
+    every = [*chain.from_iterable(state.hands), *state.table, *state.stock, *chain.from_iterable(state.piles)]
+    if len(every) == len(DECK) and len(set(every)) == len(DECK):
+        return  # the common case: each card once, so all 40 somewhere; else name what is wrong
     where: dict[Card, str] = {}
     places = [
         *((f"state.hands.{i}", hand) for i, hand in enumerate(state.hands)),
@@ -187,18 +264,20 @@ def _check_cut(state: RoundState) -> None:
 
 
 def _check_play(state: RoundState) -> None:
-    sizes = [len(state.hands[seat]) for seat in state.playing_order()]
+    order = state.playing_order()
+    sizes = list(map(len, map(state.hands.__getitem__, order)))  # C loops: this runs for every request
     top = max(sizes)
     if top == 0:
         raise BadState("in play some hand must hold cards", field="state.hands")
     played = sizes.index(top)  # seats before this one in playing order have played this hand
-    if any(s != top - 1 for s in sizes[:played]) or any(s != top for s in sizes[played:]):
+    # Every size before `played` is top - 1, every one from it is top (counted in C, not by generators).
+    if sizes.count(top - 1) != played or sizes.count(top) != len(sizes) - played:
         raise BadState(
             "hand sizes must drop by one along the playing order as the seats play "
             f"(sizes from the leader, seat {state.leader}: {sizes})",
             field="state.hands",
         )
-    expected = state.playing_order()[played]
+    expected = order[played]
     if state.turn != expected:
         raise BadState(f"the turn is seat {expected}'s, by the hand sizes and the playing order", field="state.turn")
     per_refill = HAND_SIZE * state.players
@@ -208,7 +287,7 @@ def _check_play(state: RoundState) -> None:
             f"{per_refill} at a time, so it holds a multiple of {per_refill}",
             field="state.stock",
         )
-    fresh = all(s == HAND_SIZE for s in sizes) and not any(state.piles) and len(state.table) == TABLE_SIZE
+    fresh = sizes.count(HAND_SIZE) == len(sizes) and not any(state.piles) and len(state.table) == TABLE_SIZE
     redeal = state.rules.profile.redeal
     if fresh and len(state.stock) == len(DECK) - per_refill - TABLE_SIZE and redeal and redeal.applies(state.table):
         raise BadState("this deal must be dealt again (its table calls for a redeal)", field="state.table")

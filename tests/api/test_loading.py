@@ -3,15 +3,18 @@ the same result for every body, or the same error."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validates_schema
+from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from service.api import examples, schemas
 from service.api.io import LOADERS
+from service.api.loading import Loader
 
 EXAMPLES = {
     "captures": examples.CAPTURES,
@@ -38,11 +41,66 @@ def test_every_request_schema_has_examples_here() -> None:
     assert set(EXAMPLES) == set(schemas.REQUESTS)
 
 
-def test_the_short_road_serves_the_hot_requests_and_never_a_schema_with_hooks() -> None:
-    assert {"captures", "replay", "scores", "moves"} <= set(SHORT)
+def test_the_short_road_serves_every_request_and_no_hook_it_does_not_reproduce() -> None:
+    assert set(SHORT) == set(schemas.REQUESTS)
     for name, loader in LOADERS.items():
-        if loader.fields is not None:
-            assert not any(loader.schema._hooks.values()), name
+        hooks = loader.schema._hooks
+        assert not any(hooks[h] for h in (PRE_LOAD, POST_LOAD, VALIDATES)), name
+        assert all(not many and not o.get("pass_original") for _, many, o in hooks[VALIDATES_SCHEMA]), name
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_examples_take_the_short_road(name: str) -> None:
+    """Not a fall-back every time: the short road itself loads every example, as Schema.load does."""
+    for example in EXAMPLES[name].values():
+        body = example["body"]
+        assert LOADERS[name].quick(body) == schemas.REQUESTS[name].load(body)
+
+
+class Hooked(Schema):
+    value = fields.Integer()
+
+    @pre_load
+    def _strip(self, data: Any, **kwargs: Any) -> Any:
+        return data
+
+
+class Original(Schema):
+    value = fields.Integer()
+
+    @validates_schema(pass_original=True)
+    def _check(self, data: Any, original: Any, **kwargs: Any) -> None:
+        pass
+
+
+class Renamed(Schema):
+    value = fields.Integer(data_key="Value")
+
+
+class Inner(Schema):
+    value = fields.Integer()
+
+    @post_load
+    def _wrap(self, data: Any, **kwargs: Any) -> Any:
+        return ("wrapped", data)
+
+
+class Outer(Schema):
+    inner = fields.Nested(Inner)
+
+
+@pytest.mark.parametrize("schema", [Hooked(), Original(), Renamed(), Hooked(many=True), Hooked(partial=True)])
+def test_what_the_short_road_does_not_reproduce_goes_to_schema_load(schema: Schema) -> None:
+    loader = Loader(schema)
+    assert loader.fields is None
+    key = "Value" if isinstance(schema, Renamed) else "value"
+    body: Any = [{key: 1}] if schema.many else {key: 1}
+    assert loader.load(body) == schema.load(body)
+
+
+def test_a_nested_schema_with_hooks_loads_by_its_own_road() -> None:
+    loader = Loader(Outer())
+    assert loader.load({"inner": {"value": 2}}) == {"inner": ("wrapped", {"value": 2})}
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -88,3 +146,163 @@ def test_an_unknown_field_beside_a_valid_body_fails_alike(name: str) -> None:
 def test_what_is_not_a_body_fails_alike(name: str, body: Any) -> None:
     assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
     assert outcome(LOADERS[name].load, body)[0] == "refused"
+
+
+# ---- changes anywhere in a body, nested states and moves included ---------------------------------
+
+LEAVES = st.sampled_from(
+    [None, True, False, -1, 0, 1, 2, 3, 4, 5, 39, 40, 64, 65, 2.0, 1.5, "", "x", "7D", "AS", "KH", "QC", "2D"]
+    + ["keep", "table", "play", "cut", "over", "redeal", "chkobba", "scopa", "chkobba-crp", "continue", "won"]
+) | st.just({"profile": "chkobba-crp", "options": {"face_sums": True}})
+VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3), max_leaves=4)
+
+
+def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path in a JSON value (dict keys and list indexes), the value itself first."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += places(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += places(item, (*at, index))
+    return found
+
+
+def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
+    body = json.loads(json.dumps(body))
+    if not path:
+        return new if action == "replace" else body
+    parent = body
+    for step in path[:-1]:
+        parent = parent[step]
+    key = path[-1]
+    if action == "replace":
+        parent[key] = new
+    elif action == "delete":
+        del parent[key]
+    elif isinstance(parent, list):
+        parent.insert(key, new)
+    else:
+        parent[f"{key}_"] = new
+    return body
+
+
+@pytest.mark.parametrize("name", SHORT)
+@given(data=st.data())
+def test_deep_changes_load_or_fail_alike(name: str, data: st.DataObject) -> None:
+    """One to three changes at any depth (a card in a nested state's hand, a move's capture, a
+    side's counts): the short road gives what Schema.load gives, or Schema.load's own error."""
+    example = data.draw(st.sampled_from(sorted(EXAMPLES[name])))
+    body: Any = EXAMPLES[name][example]["body"]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(places(body)))
+        action = data.draw(st.sampled_from(["replace", "delete", "insert"]))
+        body = changed(body, path, action, data.draw(VALUES))
+    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+
+
+# ---- a plain state: loaded by its schema, then built without reading its form again ---------------
+
+
+def _round_states() -> list[dict[str, Any]]:
+    import random
+
+    from service.rules import Phase, PlayMove, advance, deal_round, legal_moves
+
+    found = []
+    for profile, players in [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 3), ("scopa", 2)]:
+        rng = random.Random(players)
+        state, _ = deal_round(
+            profile, players, 0, seed=f"{profile}{players}", cut="keep" if profile == "chkobba" else None
+        )
+        found.append(state.to_json())
+        while state.phase is Phase.PLAY:
+            caps = rng.choice(legal_moves(state))
+            state, _ = advance(state, PlayMove(caps.card, rng.choice(caps.options) if caps.options else ()))
+            found.append(state.to_json())
+    found.append(deal_round("chkobba", 2, 1, seed="cut")[0].to_json())  # phase cut
+    return found
+
+
+ROUND_STATES = _round_states()
+STATE_CHANGES = st.sampled_from(["turn", "dealer", "players", "last_capturer", "sweeps", "swap", "move", "phase"])
+
+
+def _state_outcome(build: Any, state: Any) -> tuple[Any, ...]:
+    from service.rules import RulesError
+
+    try:
+        return ("state", build(state))
+    except RulesError as exc:
+        return ("error", type(exc), exc.code, exc.field, exc.message, exc.details)
+
+
+@given(data=st.data())
+def test_a_loaded_plain_state_is_the_state_from_json_reads(data: st.DataObject) -> None:
+    """playRound builds a plain state from what its schema loaded (rounds._loaded_state) instead of
+    reading its form again with from_json: the same state, or the same RULES.md §9 error."""
+    from service.api.rounds import _loaded_state
+    from service.rules import RoundState
+
+    state = json.loads(json.dumps(data.draw(st.sampled_from(ROUND_STATES))))
+    for _ in range(data.draw(st.integers(0, 2))):
+        change = data.draw(STATE_CHANGES)
+        if change == "phase":
+            state["phase"] = data.draw(st.sampled_from(["cut", "play", "redeal", "over"]))
+        elif change in ("swap", "move"):
+            places = [p for p in (state["table"], state["stock"], *state["hands"], *state["piles"]) if p]
+            source = data.draw(st.sampled_from(places))
+            card = source.pop(data.draw(st.integers(0, len(source) - 1)))
+            target = data.draw(st.sampled_from([state["table"], state["stock"], *state["hands"], *state["piles"]]))
+            target.append(card)
+            if change == "swap" and len(target) > 1:
+                target[0], target[-1] = target[-1], target[0]
+        elif change == "sweeps":
+            state["sweeps"][0] = data.draw(st.integers(-1, 12))
+        else:
+            state[change] = (
+                data.draw(st.none() | st.integers(-1, 5))
+                if change in ("turn", "last_capturer")
+                else (data.draw(st.integers(0, 4)))
+            )
+    body = {"state": state, "move": {"card": "AD"}}
+    try:
+        loaded = LOADERS["play"].load(body)
+    except ValidationError:
+        return  # refused at the edge, as before: from_json is never reached
+    assert _state_outcome(_loaded_state, loaded["state"]) == _state_outcome(RoundState.from_json, state)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("sweeps", [0, True]),
+        ("sweeps", [0, -1]),
+        ("sweeps", [0, 2.0]),
+        ("sweeps", []),
+        ("sweeps", [0, 0, 0, 0]),
+        ("hands", [["AD"], None]),
+        ("hands", [["AD"], ["AD"]]),
+        ("hands", [["AD", "AD"], []]),
+        ("hands", [["XX"], []]),
+        ("hands", "AD"),
+        ("piles", [[], [], [], []]),
+        ("players", True),
+        ("players", 5),
+        ("turn", None),
+        ("turn", -1),
+        ("phase", "Play"),
+        ("phase", 3),
+        ("last_capturer", 3),
+        ("rules", {"profile": "chkobba-crp", "options": {"face_sums": True}}),
+        ("rules", "nope"),
+    ],
+)
+def test_the_written_out_state_tests_load_or_fail_as_schema_load(key: str, value: Any) -> None:
+    """The tests _compile writes in line (a range, a set of types, a list of card lists) against
+    Schema.load on a state changed in one field."""
+    state = json.loads(json.dumps(ROUND_STATES[3]))
+    state[key] = value
+    body = {"state": state, "move": {"card": "AD"}}
+    assert outcome(LOADERS["play"].load, body) == outcome(schemas.REQUESTS["play"].load, body)

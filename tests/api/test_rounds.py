@@ -320,6 +320,38 @@ def test_play_wrong_phase(client):
     problem(play(client, waiting, {"card": "AD"}), 422, "wrong-phase")
 
 
+@pytest.mark.parametrize("sealed", [False, True])
+def test_play_checks_the_state_once(client, monkeypatch, sealed):
+    """RULES.md §9 is checked once per playRound (from_json), not again before the move, plain or
+    sealed; a bad state is still refused."""
+    from service.rules import round as round_module
+    from service.rules import state as state_module
+
+    checked: list[object] = []
+    real = state_module.validate
+
+    def counting(state):
+        checked.append(state)
+        real(state)
+
+    from service.api import rounds as view_module
+
+    for module in (state_module, round_module, view_module):  # wherever it is called from
+        monkeypatch.setattr(module, "validate", counting)
+    state = first_play_state(client)
+    if sealed:
+        deck = deck_starting("QH", "5S", "4H", "7C", "AC", "2H", "AD", "2D", "3C", "2S")
+        dealt = ok(deal(client, rules="chkobba", players=2, dealer=0, deck=deck, cut="keep", sealed=True))
+        body = {"state_token": dealt["state_token"], "move": {"card": "QH", "capture": ["AD", "2D", "3C", "2S"]}}
+    else:
+        body = {"state": state, "move": {"card": "QH", "capture": ["AD", "2D", "3C", "2S"]}}
+    checked.clear()
+    ok(client.post("/v1/rounds/play", json=body))
+    assert len(checked) == 1
+    bad = {**state, "turn": 0}
+    problem(play(client, bad, {"card": "7C"}), 422, "bad-state")
+
+
 # ---- a whole round, then its replay -------------------------------------------------------------
 
 

@@ -369,7 +369,7 @@ def core_unreached(monkeypatch):
         return sprung
 
     monkeypatch.setattr(RoundState, "from_json", staticmethod(trap("RoundState.from_json")))
-    for name in ("play", "parse_move", "seat_view"):
+    for name in ("advance", "parse_move", "seat_view"):
         monkeypatch.setattr(rounds, name, trap(name))
     return reached
 

@@ -85,3 +85,26 @@ def test_every_response_echoes_the_id_problems_included(
 def test_a_405_keeps_its_allow_header_beside_the_id(client: FlaskClient) -> None:
     response = client.delete("/v1/captures")
     assert response.headers["Allow"] and response.headers["X-Request-ID"]
+
+
+def test_generated_ids_differ_between_forked_workers() -> None:
+    """gunicorn forks its workers from one master: each must draw its own ids, not the master's."""
+    import os
+
+    from service.ops.logging import request_id_from
+
+    request_id_from(None)  # the generator in use before the fork
+    ids = []
+    for _ in range(2):
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: one id to the pipe, then out without pytest's clean-up
+            os.write(write, request_id_from(None).encode())
+            os._exit(0)
+        os.close(write)
+        ids.append(os.read(read, 64).decode())
+        os.close(read)
+        os.waitpid(pid, 0)
+    ids.append(request_id_from(None))
+    assert all(GENERATED.fullmatch(i) for i in ids)
+    assert len(set(ids)) == 3

@@ -398,3 +398,46 @@ def test_an_authentic_token_without_a_state_object_is_unreadable(payload):
 def test_an_authentic_token_opens_to_any_object_the_rules_then_judge():
     """The sealer only vouches that the service sealed the object; the rules core still validates it."""
     assert sealer().open(authentic(b'{"x": 1}'), now=NOW) == {"x": 1}
+
+
+def test_a_state_orjson_cannot_write_still_seals_and_opens():
+    """Tokens are written with orjson, which hands what it cannot take (a whole number beyond 64
+    bits, which a rules option may hold) to the standard library: such a state opens as sealed."""
+    state = {**STATE, "rules": {"profile": "chkobba", "options": {"target": 2**70 + 1}}}
+    opened = sealer().open(sealer().seal(state, now=NOW), now=NOW)
+    assert opened == state and type(opened["rules"]["options"]["target"]) is int
+
+
+def test_one_cipher_per_key_id_made_once():
+    one = sealer(KEY_A, KEY_B)
+    assert set(one._ciphers) == {kid(KEY_A), kid(KEY_B)}
+    token = one.seal(STATE, now=NOW)
+    assert sealer(KEY_B, KEY_A).open(token, now=NOW) == STATE  # rotated: the second key still opens
+
+
+def test_the_states_the_service_seals_read_as_the_standard_library_reads_them():
+    """Tokens are read with orjson when the rules are a profile id (sealing.py, _read): every state
+    of played rounds, and the object form of the rules (read by the standard library), open to what
+    json.loads reads from the same payload."""
+    from service.api.encoding import to_json
+    from service.rules import Phase, PlayMove, advance, deal_round, legal_moves
+
+    rng = random.Random(7)
+    states = []
+    for rules in ("chkobba", "scopa", {"profile": "chkobba-crp", "options": {"target": 1000}}):
+        state, _ = deal_round(rules, 2, 0, seed=str(rules), cut="keep" if rules == "chkobba" else None)
+        while state.phase is Phase.PLAY:
+            states.append(state.to_json())
+            caps = rng.choice(legal_moves(state))
+            state, _ = advance(state, PlayMove(caps.card, rng.choice(caps.options) if caps.options else ()))
+        states.append(state.to_json())
+    for state in states:
+        payload = to_json(state)
+        opened = sealer().open(authentic(payload), now=NOW)
+        assert opened == json.loads(payload) == state
+        assert json.dumps(opened) == json.dumps(state)  # the same types too: no int read as a float
+
+
+@pytest.mark.parametrize("payload", [b'{"rules": "chkobba", "x": NaN}', b'{"rules": "chkobba", "x": "\\ud800"}'])
+def test_what_orjson_refuses_is_read_by_the_standard_library(payload):
+    assert sealer().open(authentic(payload), now=NOW).keys() == json.loads(payload).keys()
