@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 TS_CLIENT := clients/typescript
 
-.PHONY: install test lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst run openapi readme clean
+.PHONY: install test lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +42,7 @@ test: lint offline-checks browser ts-client
 	$(BIN)/pytest
 
 # Benchmarks: never part of `make test`. `make bench` runs them all (several minutes).
-bench: bench-rules bench-http bench-hints bench-worst
+bench: bench-rules bench-http bench-hints bench-worst bench-slow
 
 bench-rules: install
 	$(BIN)/python -m bench.captures
@@ -57,6 +57,11 @@ bench-hints: install
 # operation costs at worst"); --update rewrites bench/worst_bodies.json.
 bench-worst: install
 	$(BIN)/python -m bench.worst
+
+# Cheap requests while 64 connections dawdle or 32 costly requests run, under the project's worker
+# and gunicorn's sync and gthread workers (README, "Running it in front of real clients").
+bench-slow: install
+	$(BIN)/python -m bench.slow_clients
 
 run: install
 	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"

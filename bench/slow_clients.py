@@ -17,7 +17,7 @@ overrides the file), then for each way of being slow opens ``--connections`` con
 and meanwhile, every 20 ms, a probe opens a fresh connection and asks ``GET /healthz`` or
 ``POST /v1/captures`` (in turn), with a 5 s timeout (``--in-flight`` costly requests, 32 by default,
 for the costly way). It prints, per class and way, the probes'
-p50, p99 and worst latency, how many failed (timeout, reset or not a 200), and when the server cut
+p50, p99 and worst latency (all, then per path), how many failed (timeout, reset or not a 200), and when the server cut
 the slow connections off (seconds after they opened, median and worst; ``-`` if it had not by the
 end). It is never part of ``make test``; ``tests/ops/test_slow_clients.py`` checks the behaviour.
 """
@@ -213,24 +213,33 @@ def measure(port: int, way: str, connections: int, seconds: float, keys: str = "
 
 def probe_for(port: int, seconds: float) -> dict[str, Any]:
     """Probes every PROBE_EVERY_S for ``seconds``: their latencies, and how many failed."""
-    latencies: list[float] = []
+    paths = ("/healthz", "/v1/captures")
+    of_path: dict[str, list[float]] = {path: [] for path in paths}
     failures = 0
     end = time.monotonic() + seconds
-    paths = ("/healthz", "/v1/captures")
     n = 0
     while time.monotonic() < end:
+        path = paths[n % 2]
         try:
-            status, took = probe(port, paths[n % 2])
-            latencies.append(took)
+            status, took = probe(port, path)
+            of_path[path].append(took)
             failures += status != 200
         except OSError:
-            latencies.append(PROBE_TIMEOUT_S)
+            of_path[path].append(PROBE_TIMEOUT_S)
             failures += 1
         n += 1
         time.sleep(PROBE_EVERY_S)
+    latencies = [took for took_of_path in of_path.values() for took in took_of_path]
     return {
         "probes": len(latencies),
         "failed": failures,
+        **latency_ms(latencies),
+        "by_path": {path: latency_ms(took) for path, took in of_path.items() if took},
+    }
+
+
+def latency_ms(latencies: list[float]) -> dict[str, float]:
+    return {
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * percentile(latencies, 99),
         "max_ms": 1000 * max(latencies),
@@ -274,6 +283,12 @@ def main(argv: list[str] | None = None) -> None:
                     f"cut {row['cut']:3d} after {cut} s {row['answers']}",
                     flush=True,
                 )
+                for path, took in row["by_path"].items():
+                    print(
+                        f"{'':26s} {'':8s} {path:18s} p50 {took['p50_ms']:8.1f} ms p99 {took['p99_ms']:8.1f} ms "
+                        f"max {took['max_ms']:8.1f} ms",
+                        flush=True,
+                    )
     if args.json:
         write_json(args.json, {"machine": info, "settings": settings, "rows": rows})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import signal
 import socket
@@ -108,3 +109,39 @@ def running_gunicorn(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(10)
+
+
+def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path in a JSON value (dict keys and list indexes), the value itself first."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += places(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += places(item, (*at, index))
+    return found
+
+
+def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
+    """A copy of a JSON value with one change at ``path``: ``replace`` the value there by ``new``,
+    ``delete`` it, ``swap`` a list's item with its first, or (any other action) insert ``new``
+    before it in a list, or beside it, under a new key, in an object."""
+    body = json.loads(json.dumps(body))
+    if not path:
+        return new if action == "replace" else body
+    parent = body
+    for step in path[:-1]:
+        parent = parent[step]
+    key = path[-1]
+    if action == "replace":
+        parent[key] = new
+    elif action == "delete":
+        del parent[key]
+    elif action == "swap" and isinstance(parent, list) and parent:
+        parent[key], parent[0] = parent[0], parent[key]
+    elif isinstance(parent, list):
+        parent.insert(key, new)
+    else:
+        parent[f"{key}_"] = new
+    return body

@@ -15,6 +15,7 @@ from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCH
 from service.api import examples, schemas
 from service.api.io import LOADERS
 from service.api.loading import Loader
+from ..support import changed, places
 
 EXAMPLES = {
     "captures": examples.CAPTURES,
@@ -155,37 +156,6 @@ LEAVES = st.sampled_from(
     + ["keep", "table", "play", "cut", "over", "redeal", "chkobba", "scopa", "chkobba-crp", "continue", "won"]
 ) | st.just({"profile": "chkobba-crp", "options": {"face_sums": True}})
 VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3), max_leaves=4)
-
-
-def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path in a JSON value (dict keys and list indexes), the value itself first."""
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += places(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += places(item, (*at, index))
-    return found
-
-
-def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
-    body = json.loads(json.dumps(body))
-    if not path:
-        return new if action == "replace" else body
-    parent = body
-    for step in path[:-1]:
-        parent = parent[step]
-    key = path[-1]
-    if action == "replace":
-        parent[key] = new
-    elif action == "delete":
-        del parent[key]
-    elif isinstance(parent, list):
-        parent.insert(key, new)
-    else:
-        parent[f"{key}_"] = new
-    return body
 
 
 @pytest.mark.parametrize("name", SHORT)

@@ -5,7 +5,6 @@ general road gives.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -26,6 +25,7 @@ from service.rules import (
 )
 from service.rules.round import PlayMove, advance
 from service.rules.state import _well_formed, validate
+from ..support import changed, places
 
 SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
 CODES = [c.code for c in DECK]
@@ -51,38 +51,6 @@ LEAVES = st.sampled_from(
     + ["chkobba-crp", *CODES[:6], "7D", "KC"]
 ) | st.just({"profile": "chkobba-crp", "options": {"face_sums": True}})
 VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner), max_leaves=4)
-
-
-def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += places(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += places(item, (*at, index))
-    return found
-
-
-def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
-    body = json.loads(json.dumps(body))
-    if not path:
-        return new if action == "replace" else body
-    parent = body
-    for step in path[:-1]:
-        parent = parent[step]
-    key = path[-1]
-    if action == "replace":
-        parent[key] = new
-    elif action == "delete":
-        del parent[key]
-    elif action == "swap" and isinstance(parent, list) and parent:
-        parent[key], parent[0] = parent[0], parent[key]
-    elif isinstance(parent, list):
-        parent.insert(key, new)
-    else:
-        parent[f"{key}_"] = new
-    return body
 
 
 def outcome(build: Any, data: Any) -> tuple[Any, ...]:
