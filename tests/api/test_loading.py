@@ -15,6 +15,7 @@ from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCH
 from service.api import examples, schemas
 from service.api.io import LOADERS
 from service.api.loading import Loader
+
 from ..support import changed, places
 
 EXAMPLES = {

@@ -25,6 +25,7 @@ from service.rules import (
 )
 from service.rules.round import PlayMove, advance
 from service.rules.state import _well_formed, validate
+
 from ..support import changed, places
 
 SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
