@@ -43,11 +43,13 @@ def from_json(raw: bytes) -> Any:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return _strictly(raw)
-    if (
-        b"\\u" in raw
-        or raw.count(b":") != orjson.dumps(value).count(b":")
-        or (b"-" in raw and _LONG_NEGATIVE.search(raw))
-    ):
+    if b"\\u" in raw or (b"-" in raw and _LONG_NEGATIVE.search(raw)):
+        return _strictly(raw)
+    try:
+        written = orjson.dumps(value)
+    except orjson.JSONEncodeError:  # nested deeper than orjson writes (254 levels)
+        return _strictly(raw)
+    if raw.count(b":") != written.count(b":"):
         return _strictly(raw)
     return value
 
