@@ -27,6 +27,8 @@ def body(schema: str) -> dict[str, Any]:
         raise Problem(
             415, "unsupported-media-type", "send the request body as application/json (charset utf-8, if any)"
         )
+    if request.environ.get("HTTP_CONTENT_ENCODING", "identity").strip().lower() != "identity":
+        raise Problem(415, "unsupported-media-type", "send the request body as it is, with no content coding")
     try:
         data = from_json(_raw_body())
     except JSONRefused as exc:

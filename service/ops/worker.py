@@ -7,7 +7,8 @@ a connection that has not sent a complete request line and headers within ``keep
 (of opening, or of its previous answer); this worker adds the rest:
 
 - the body is read whole, at most ``MAX_BODY_BYTES`` of it, within ``client_timeout`` seconds, before
-  the app runs, so the app never waits on a socket and never sees a truncated body, chunked or not;
+  the app runs, so the app never waits on a socket and never sees a truncated body, chunked or not
+  (a body shorter than its Content-Length is a 400, a transfer coding but chunked a 501);
   a body that is too large or too slow reaches the app as one that raises 413 or 408 when read,
   so that the answer is the app's own problem, logged and counted like any other;
 - the answer must be computed (its turn included) and taken by the client within ``client_timeout``
@@ -40,7 +41,8 @@ from gunicorn.http import errors
 from gunicorn.sock import ssl_context
 from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
+from werkzeug.exceptions import NotImplemented as NotImplementedCoding
 
 from . import metrics
 from .limits import MAX_BODY_BYTES, PROBE_PATHS
@@ -169,11 +171,18 @@ def after_a_poll() -> None:
         hub.wait(timer)
 
 
-def declared_length(req: Any) -> int | None:
+def header(req: Any, wanted: str) -> str | None:
     for name, value in req.headers:
-        if name == "CONTENT-LENGTH":
-            return int(value)  # gunicorn has already refused anything but digits
+        if name == wanted:
+            return str(value)
     return None
+
+
+def unknown_codings(req: Any) -> list[str]:
+    """The transfer codings of the request other than chunked (gunicorn reads ``gzip, chunked`` as
+    chunked, leaving the gzip to the app: a proxy that decodes it would judge another body)."""
+    codings = (header(req, "TRANSFER-ENCODING") or "").lower().split(",")
+    return [coding.strip() for coding in codings if coding.strip() not in ("", "chunked")]
 
 
 class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type information
@@ -253,7 +262,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         self.stopping.set()
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-        req.body = self.read_body(req)
+        req.body = self.read_body(req, sock)
         deadline = gevent.Timeout(self.client_timeout)
         deadline.start()
         try:
@@ -272,15 +281,25 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
             if not self.alive:  # max_requests reached: recycle now, not at the next heartbeat
                 self.stopping.set()
 
-    def read_body(self, req: Any) -> Any:
+    def read_body(self, req: Any, sock: Any) -> Any:
         """The whole body as a stream, or a ``RefusedBody``; a refused body closes the connection,
-        since the rest of it is still on the way."""
-        length = declared_length(req)
-        if length is not None and length > MAX_BODY_BYTES:
+        since the rest of it may still be on the way.
+
+        A client that asked to be told to go on (``Expect: 100-continue``) is told so here, before
+        the body is read, and only if the body will be taken; gunicorn would say it later, after the
+        body had been waited for, or before a refusal."""
+        expects_continue = req._expected_100_continue  # gunicorn has no public name for it
+        req._expected_100_continue = False
+        length_text = header(req, "CONTENT-LENGTH")
+        length = None if length_text is None else int(length_text)  # gunicorn refused anything but digits
+        refused = self.refusal(req, length)
+        if refused is not None:
             req.must_close = True
-            return RefusedBody(RequestEntityTooLarge())
+            return RefusedBody(refused)
         if length == 0:
             return io.BytesIO()
+        if expects_continue:
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
         try:
             with gevent.Timeout(self.client_timeout):
                 data = req.body.read(MAX_BODY_BYTES + 1)
@@ -290,7 +309,20 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         if len(data) > MAX_BODY_BYTES:
             req.must_close = True
             return RefusedBody(RequestEntityTooLarge())
+        if length is not None and len(data) < length:
+            req.must_close = True
+            return RefusedBody(BadRequest(f"the body ended after {len(data)} of the {length} bytes it announced"))
         return io.BytesIO(data)
+
+    @staticmethod
+    def refusal(req: Any, length: int | None) -> HTTPException | None:
+        """Why the body is refused before a byte of it is read, if it is."""
+        codings = unknown_codings(req)
+        if codings:
+            return NotImplementedCoding(f"the transfer coding {codings[0]!r} is not supported; send the body as it is")
+        if length is not None and length > MAX_BODY_BYTES:
+            return RequestEntityTooLarge()
+        return None
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         status = next((status for kind, status in UNPARSED if isinstance(exc, kind)), None)

@@ -294,3 +294,22 @@ def test_one_hostile_change_to_a_valid_body(client: Any, data: Any) -> None:
         )
         expected = (415, "unsupported-media-type")
     problem(post(client, path, raw, content_type), *expected)
+
+
+@pytest.mark.parametrize("coding", ["gzip", "br", "identity, gzip"])
+def test_a_content_coding_is_a_415(client: Any, coding: str) -> None:
+    """The body would be judged as it came, not as its coding says it is."""
+    response = client.post(
+        "/v1/captures", data=json.dumps(CAPTURES), content_type="application/json", headers={"Content-Encoding": coding}
+    )
+    problem(response, 415, "unsupported-media-type")
+
+
+def test_the_identity_coding_is_the_body_as_it_is(client: Any) -> None:
+    response = client.post(
+        "/v1/captures",
+        data=json.dumps(CAPTURES),
+        content_type="application/json",
+        headers={"Content-Encoding": "identity"},
+    )
+    ok(response)

@@ -225,3 +225,62 @@ def test_what_gunicorn_cannot_parse_is_refused_with_a_problem(
     assert (answer["status"], answer["code"]) == (status, code) and answer["type"].endswith(code)
     _, metrics = ask(server.port, "GET", "/metrics")
     assert f'chkobba_http_requests_total{{operation="unparsed",status="{status}"}} 1.0' in metrics.decode()
+
+
+def post_head(length: int, *extra: bytes) -> bytes:
+    lines = [
+        b"POST /v1/captures HTTP/1.1",
+        b"Host: x",
+        b"Content-Type: application/json",
+        b"Content-Length: %d" % length,
+    ]
+    return b"\r\n".join([*lines, *extra]) + b"\r\n\r\n"
+
+
+def test_a_body_shorter_than_its_content_length_is_a_400_not_judged(start_gunicorn: Any) -> None:
+    """The client stops sending (and says so) before the bytes it announced: the part that came is
+    a valid request, which must not be judged as if it were the whole."""
+    server = start_gunicorn()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(post_head(len(CAPTURES) + 100) + CAPTURES)
+        sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 "), received
+    answer = json.loads(body)
+    assert answer["code"] == "malformed-request" and f"of the {len(CAPTURES) + 100} bytes" in answer["detail"]
+
+
+def test_a_client_that_expects_100_continue_is_told_to_go_on_before_the_body(start_gunicorn: Any) -> None:
+    server = start_gunicorn()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=3) as sock:
+        sock.sendall(post_head(len(CAPTURES), b"Expect: 100-continue"))
+        assert sock.recv(65536) == b"HTTP/1.1 100 Continue\r\n\r\n"  # a timeout here: nobody said go on
+        sock.sendall(CAPTURES)
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        answer = json.loads(response.read())
+    assert response.status == 200 and answer["moves"][0]["kind"] == "sum", answer
+
+
+def test_a_body_over_the_limit_is_refused_without_inviting_it(start_gunicorn: Any) -> None:
+    server = start_gunicorn()
+    status, headers, body = raw_exchange(server.port, post_head(10**6, b"Expect: 100-continue"))
+    assert (status, json.loads(body)["code"]) == (413, "body-too-large")  # a 100 first would be status 100
+
+
+@pytest.mark.parametrize("codings", [b"gzip, chunked", b"deflate,chunked"])
+def test_a_transfer_coding_other_than_chunked_is_a_501(start_gunicorn: Any, codings: bytes) -> None:
+    """gunicorn reads ``gzip, chunked`` as chunked: a proxy that decodes the gzip would judge
+    another body than the service."""
+    server = start_gunicorn()
+    head = b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+    request = head + codings + b"\r\n\r\n" + b"%x\r\n" % len(CAPTURES) + CAPTURES + b"\r\n0\r\n\r\n"
+    status, headers, body = raw_exchange(server.port, request)
+    assert (status, headers["Content-Type"], json.loads(body)["code"]) == (
+        501,
+        "application/problem+json",
+        "not-implemented",
+    )
