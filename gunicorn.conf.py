@@ -9,24 +9,39 @@ import secrets
 import shutil
 import tempfile
 
+
+
+def setting(name, default, least):
+    """A whole number from the environment, or the service does not start: a typo would otherwise
+    end in a traceback, and a 0 in a server that listens but never answers."""
+    text = os.environ.get(name) or str(default)
+    try:
+        value = int(text)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {text!r}") from None
+    if value < least:
+        raise SystemExit(f"{name} must be at least {least}, not {value}")
+    return value
+
+
 bind = os.environ.get("CHKOBBA_BIND", f"127.0.0.1:{os.environ.get('PORT', '8080')}")
-workers = int(os.environ.get("CHKOBBA_WORKERS") or os.cpu_count() or 1)
+workers = setting("CHKOBBA_WORKERS", os.cpu_count() or 1, 1)
 # gevent with deadlines for slow clients and whole bodies (service/ops/worker.py; README, "Running it
 # in front of real clients"): an idle or trickling connection holds a greenlet, never a worker.
 worker_class = "service.ops.worker.Worker"
-worker_connections = int(os.environ.get("CHKOBBA_WORKER_CONNECTIONS", "1000"))
-timeout = int(os.environ.get("CHKOBBA_TIMEOUT", "30"))
-graceful_timeout = int(os.environ.get("CHKOBBA_GRACEFUL_TIMEOUT", "20"))
+worker_connections = setting("CHKOBBA_WORKER_CONNECTIONS", 1000, 1)
+timeout = setting("CHKOBBA_TIMEOUT", 30, 1)
+graceful_timeout = setting("CHKOBBA_GRACEFUL_TIMEOUT", 20, 0)
 # Also the time a client has to send a request's line and headers: the gevent worker waits for them
 # under this timeout, so 0 (which would wait for ever) is refused.
-keepalive = int(os.environ.get("CHKOBBA_KEEPALIVE", "5"))
-if keepalive < 1:
-    raise SystemExit("CHKOBBA_KEEPALIVE must be at least 1 (seconds)")
+keepalive = setting("CHKOBBA_KEEPALIVE", 5, 1)
+# Read by the worker (service/ops/worker.py) from the environment, checked here.
+setting("CHKOBBA_CLIENT_TIMEOUT", 10, 1)
 # Recycle workers now and then, with jitter so they do not all restart at once. Rarely: memory stays
 # flat without it and each restart costs a worker boot; at full load this is a recycle every few
 # hours. A dead worker's counts survive it: child_exit folds its metric files into the archives.
-max_requests = int(os.environ.get("CHKOBBA_MAX_REQUESTS", "1000000"))
-max_requests_jitter = int(os.environ.get("CHKOBBA_MAX_REQUESTS_JITTER", "50000"))
+max_requests = setting("CHKOBBA_MAX_REQUESTS", 1000000, 0)
+max_requests_jitter = setting("CHKOBBA_MAX_REQUESTS_JITTER", 50000, 0)
 # Bounded request line and headers: nothing this API takes needs more.
 limit_request_line = 2048
 limit_request_fields = 50

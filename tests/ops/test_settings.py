@@ -1,11 +1,16 @@
-"""Every setting is an environment variable, and the README's settings table lists each of them."""
+"""Every setting is an environment variable, the README's settings table lists each of them, and a
+value out of range stops the start with a message that names it."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
+import subprocess
+import sys
 
-ROOT = Path(__file__).resolve().parents[2]
+import pytest
+
+from ..support import ROOT, clean_environment, free_port
+
 SETTING = re.compile(r"\b((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)\b")
 
 
@@ -37,3 +42,32 @@ def test_every_setting_the_service_reads_is_in_the_readme() -> None:
 
 def test_the_readme_lists_no_setting_the_service_ignores() -> None:
     assert documented() - read_by_the_service() == set()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("CHKOBBA_KEEPALIVE", "0", "at least 1"),
+        ("CHKOBBA_KEEPALIVE", "0.5", "a whole number"),
+        ("CHKOBBA_CLIENT_TIMEOUT", "0", "at least 1"),
+        ("CHKOBBA_CLIENT_TIMEOUT", "-5", "at least 1"),
+        ("CHKOBBA_CLIENT_TIMEOUT", "abc", "a whole number"),
+        ("CHKOBBA_WORKER_CONNECTIONS", "0", "at least 1"),
+        ("CHKOBBA_WORKERS", "two", "a whole number"),
+        ("CHKOBBA_MAX_REQUESTS", "-1", "at least 0"),
+    ],
+)
+def test_a_setting_out_of_range_stops_the_start_with_its_name(name: str, value: str, says: str) -> None:
+    """Rather than a traceback, or a server that listens and never answers (0 connections)."""
+    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}", **{name: value})
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--check-config", "service.app:create_app()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert f"{name} must be {says}" in done.stderr + done.stdout, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
