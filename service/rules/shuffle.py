@@ -21,10 +21,16 @@ MAX_SEED_LENGTH = 256
 
 def seed_text(seed: object) -> str:
     """The text form of a seed: a string as it is, a whole number in decimal."""
-    if isinstance(seed, bool) or not isinstance(seed, str | int):
-        raise InvalidInput("seed must be a string or a whole number", field="seed")
-    if isinstance(seed, int) and not -_SPAN < seed < _SPAN:
-        raise InvalidInput("a numeric seed must lie between -(2^64) and 2^64 exclusive", field="seed")
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, str | int)
+        or (isinstance(seed, int) and not -_SPAN < seed < _SPAN)
+    ):
+        # A JSON number beyond 64 bits arrives as a float: the same refusal, saying the range.
+        raise InvalidInput(
+            "seed must be a string, or a whole number from -(2^64 - 1) to 2^64 - 1 (send larger ones as strings)",
+            field="seed",
+        )
     text = seed if isinstance(seed, str) else str(seed)
     if not text or len(text) > MAX_SEED_LENGTH:
         raise InvalidInput(f"seed must have 1 to {MAX_SEED_LENGTH} characters", field="seed")

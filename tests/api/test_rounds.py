@@ -144,7 +144,8 @@ def test_deal_whole_number_seeds_span_64_bits_either_sign(client, seed):
 
 @pytest.mark.parametrize("seed", [2**64, -(2**64), 10**40])
 def test_deal_seed_beyond_64_bits_is_refused(client, seed):
-    assert problem(deal(client, rules="scopa", players=2, dealer=0, seed=seed), 422)["code"] == "invalid-input"
+    refusal = problem(deal(client, rules="scopa", players=2, dealer=0, seed=seed), 422)
+    assert refusal["code"] == "invalid-input" and "2^64 - 1" in refusal["detail"]
 
 
 def test_deal_without_deck_or_seed_returns_the_deck_used(client):
