@@ -10,7 +10,6 @@ import shutil
 import tempfile
 
 
-
 def setting(name, default, least):
     """A whole number from the environment, or the service does not start: a typo would otherwise
     end in a traceback, and a 0 in a server that listens but never answers."""
