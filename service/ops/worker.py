@@ -67,7 +67,7 @@ UNPARSED = (
 
 
 class RefusedBody:
-    """A request body the worker would not take: reading it raises ``error`` (a 408 or a 413)."""
+    """A request body the worker would not take: reading it raises ``error`` (a 400, 408, 413 or 501)."""
 
     def __init__(self, error: HTTPException) -> None:
         self.error = error
