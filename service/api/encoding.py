@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -14,6 +13,10 @@ import orjson
 # stops at -2**63 below, so a body with a longer negative integer takes the slow road.
 _LOWEST_INT, _HIGHEST_INT = -(2**64 - 1), 2**64 - 1
 _LONG_NEGATIVE = re.compile(rb"-[0-9]{19}")
+# Arrays and objects nest at most this deep: as deep as orjson writes (so both roads agree), far
+# deeper than any request of the contract, and shallow enough that no error message recurses out.
+MAX_DEPTH = 254
+_TOO_DEEP = f"the body nests arrays and objects more than {MAX_DEPTH} levels deep"
 
 
 class JSONRefused(ValueError):
@@ -47,7 +50,7 @@ def from_json(raw: bytes) -> Any:
         return _strictly(raw)
     try:
         written = orjson.dumps(value)
-    except orjson.JSONEncodeError:  # nested deeper than orjson writes (254 levels)
+    except orjson.JSONEncodeError:  # nested deeper than orjson writes: MAX_DEPTH
         return _strictly(raw)
     if raw.count(b":") != written.count(b":"):
         return _strictly(raw)
@@ -63,13 +66,11 @@ def _strictly(raw: bytes) -> Any:
         value = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant, parse_int=_whole)
     except JSONRefused:
         raise
-    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested input
+    except RecursionError:
+        raise JSONRefused("malformed-json", _TOO_DEEP) from None
+    except ValueError as exc:
         raise JSONRefused("malformed-json", f"the body is not valid JSON: {str(exc)[:200]}") from None
-    for text in _strings(value):
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise JSONRefused("malformed-json", "the body holds a lone surrogate (\\ud800 to \\udfff)") from None
+    _check_tree(value)
     return value
 
 
@@ -96,18 +97,22 @@ def _whole(text: str) -> int | float:
     return float(text)
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in ``value``, keys included (a loop, as deep input must not recurse)."""
-    stack = [value]
+def _check_tree(value: Any) -> None:
+    """Refuse a lone surrogate in any string (keys included), and nesting deeper than orjson's
+    road takes (a loop, as deep input must not recurse)."""
+    stack = [(value, 1)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack += item.keys()
-            stack += item.values()
-        elif isinstance(item, list):
-            stack += item
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise JSONRefused("malformed-json", "the body holds a lone surrogate (\\ud800 to \\udfff)") from None
+        elif isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise JSONRefused("malformed-json", _TOO_DEEP)
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack += [(child, depth + 1) for child in children]
 
 
 def to_json(data: Any) -> bytes:

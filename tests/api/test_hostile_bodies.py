@@ -123,11 +123,30 @@ def test_nan_and_infinities_are_not_json(client: Any, constant: str) -> None:
         '{"a":' * 10000 + "1" + "}" * 10000,
         '{"rules": "chkobba", "table": ' + "[" * 20000 + "]" * 20000 + "}",
         "[" * 1100 + "]" * 1100,
+        # Deeper than the 254 levels taken, though orjson reads them; from 952 levels on, an error
+        # message naming such a value recursed out of Python's stack (a 500).
+        '{"rules": "chkobba", "table": ' + "[" * 254 + "]" * 254 + ', "hand": ["QH"]}',
+        '{"rules": "chkobba", "table": ' + "[" * 962 + "]" * 962 + ', "hand": ["QH"]}',
+        '{"rules": "chkobba", "x": ' + '{"a":' * 600 + "1" + "}" * 600 + "}",
+        # The same depths on the strict parser's road (a \u escape takes it)
+        '{"rules": "chkob\\u0062a", "table": ' + "[" * 300 + "]" * 300 + "}",
     ],
-    ids=["open-arrays", "closed-arrays", "open-objects", "closed-objects", "in-a-field", "just-over-orjson-depth"],
+    ids=[
+        "open-arrays",
+        "closed-arrays",
+        "open-objects",
+        "closed-objects",
+        "in-a-field",
+        "just-over-orjson-depth",
+        "255-levels",
+        "963-levels",
+        "601-objects",
+        "strict-road",
+    ],
 )
 def test_absurd_nesting_is_a_400(client: Any, path: str, data: str) -> None:
-    problem(post(client, path, data.encode()), 400, "malformed-json")
+    refusal = problem(post(client, path, data.encode()), 400, "malformed-json")
+    assert "254 levels" in refusal["detail"] or "not valid JSON" in refusal["detail"]
 
 
 # ---- numbers beyond the contract's maxima ----------------------------------------------------------------
