@@ -8,7 +8,8 @@ a connection that has not sent a complete request line and headers within ``keep
 
 - the body is read whole, at most ``MAX_BODY_BYTES`` of it, within ``client_timeout`` seconds, before
   the app runs, so the app never waits on a socket and never sees a truncated body, chunked or not
-  (a body shorter than its Content-Length is a 400, a transfer coding but chunked a 501);
+  (a body shorter than its Content-Length, or without its last chunk, is a 400, a transfer coding
+  but chunked a 501);
   a body that is too large or too slow reaches the app as one that raises 413 or 408 when read,
   so that the answer is the app's own problem, logged and counted like any other;
 - the answer must be computed (its turn included) and taken by the client within ``client_timeout``
@@ -306,6 +307,9 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         except gevent.Timeout:
             req.must_close = True
             return RefusedBody(RequestTimeout(f"the request body did not arrive within {self.client_timeout:g} s"))
+        except errors.NoMoreData:  # the client stopped sending (and said so) before the last chunk
+            req.must_close = True
+            return RefusedBody(BadRequest("the body ended before its last chunk"))
         if len(data) > MAX_BODY_BYTES:
             req.must_close = True
             return RefusedBody(RequestEntityTooLarge())

@@ -253,6 +253,19 @@ def test_a_body_shorter_than_its_content_length_is_a_400_not_judged(start_gunico
     assert answer["code"] == "malformed-request" and f"of the {len(CAPTURES) + 100} bytes" in answer["detail"]
 
 
+def test_a_chunked_body_without_its_last_chunk_is_a_400_not_judged(start_gunicorn: Any) -> None:
+    server = start_gunicorn()
+    head = b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(head + b"\r\n\r\n" + b"%x\r\n" % len(CAPTURES) + CAPTURES + b"\r\n")
+        sock.shutdown(socket.SHUT_WR)
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        answer = json.loads(response.read())
+    assert (response.status, answer["code"]) == (400, "malformed-request"), answer
+    assert "last chunk" in answer["detail"]
+
+
 def test_a_client_that_expects_100_continue_is_told_to_go_on_before_the_body(start_gunicorn: Any) -> None:
     server = start_gunicorn()
     with socket.create_connection(("127.0.0.1", server.port), timeout=3) as sock:
