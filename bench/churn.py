@@ -18,7 +18,6 @@ import http.client
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,33 +29,11 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from .report import machine, write_json
+from .report import children, free_port, machine, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
 TIMEOUT_S = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def children(parent: int) -> set[int]:
-    """The live (not zombie) children of ``parent``, from /proc."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()  # the command name may hold spaces
-            if int(fields[1]) == parent and fields[0] != "Z":
-                found.add(int(entry.name))
-    return found
 
 
 # Each round's requests: (operation, method, path, body, status). Several series per worker's files,

@@ -27,7 +27,6 @@ import re
 import resource
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.bodies import PLAY_AT, FullRound, captures_body, check_answers, full_round, sealed_position
+from bench.report import children, free_port, write_json
 from bench.report import machine as base_machine
-from bench.report import write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 LUA = Path(__file__).resolve().with_name("wrk_post.lua")
@@ -74,13 +73,6 @@ ROLES = ("ceiling", "service")
 # The servers.
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @dataclass
 class Server:
     role: str
@@ -108,20 +100,9 @@ class Server:
             return 0
 
     def workers(self) -> list[int]:
-        """The pids of the master's live children, from /proc."""
+        """The pids of the master's live children."""
         assert self.proc is not None
-        found = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()  # the command name may hold spaces
-            if int(fields[1]) == self.proc.pid and fields[0] != "Z":
-                found.append(int(entry.name))
-        return sorted(found)
+        return sorted(children(self.proc.pid))
 
     def worker_in_use(self) -> str:
         """The worker class gunicorn reports ("Using worker: gevent"), or "unknown"."""

@@ -1,11 +1,14 @@
-"""What every benchmark records about its run: the machine it ran on, and the JSON report."""
+"""What the benchmarks share: the machine they ran on, the JSON report, a free port, and a server's
+workers."""
 
 from __future__ import annotations
 
 import json
 import os
 import platform
+import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -27,3 +30,25 @@ def write_json(path: str, report: dict[str, Any]) -> None:
         json.dump(report, out, indent=2)
         out.write("\n")
     print(f"JSON written to {path}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def children(parent: int) -> set[int]:
+    """The live (not zombie) children of ``parent``, from /proc: a gunicorn master's workers."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()  # the command name may hold spaces
+            if int(fields[1]) == parent and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.bodies import captures_body
-from bench.report import machine, write_json
+from bench.report import free_port, machine, write_json
 from bench.worst import worst_bodies
 from service.api.sealing import new_key
 
@@ -58,13 +58,6 @@ PROBE_EVERY_S = 0.02
 PROBE_TIMEOUT_S = 5.0
 BODY_LENGTH = 200
 CAPTURES = json.dumps(captures_body()).encode()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager
