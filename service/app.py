@@ -7,17 +7,17 @@ from typing import Any
 
 from flask import Flask
 
-from service.api import adjudication, hints, problems, rounds
+from service.api import adjudication, hints, operational, problems, rounds
+from service.api.operations import ENDPOINT_TO_OPERATION
 from service.api.sealing import Sealer
 from service.ops import observe
-from service.ops import views as ops_views
 from service.ops.limits import MAX_BODY_BYTES
 from service.web import bp as web_bp
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=ops_views.load_spec())
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=operational.load_spec())
     app.config.from_prefixed_env("CHKOBBA")
     if config:
         app.config.update(config)
@@ -32,7 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(hints.bp)
-    app.register_blueprint(ops_views.bp)
+    app.register_blueprint(operational.bp)
     app.register_blueprint(web_bp)
-    observe.install(app)
+    observe.install(app, ENDPOINT_TO_OPERATION)
     return app

@@ -129,8 +129,8 @@ def state_of(data: dict[str, Any]) -> RoundState:
 
 def _loaded_state(loaded: dict[str, Any]) -> RoundState:
     """A plain state as the request schema loaded it (RoundStateSchema): its form is checked and its
-    cards parsed there, so only RULES.md §9 is left, to the core, once. from_json would read the
-    same state from these values, checking their form a second time."""
+    cards parsed there, so only the core's checks of a state (``validate``) are left, once.
+    from_json would read the same state from these values, checking their form a second time."""
     state = RoundState(
         loaded["rules"],
         loaded["players"],

@@ -7,7 +7,7 @@ context proxies cost on every request.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from time import perf_counter
 from typing import Any
@@ -16,8 +16,6 @@ from flask import Flask, Request, request
 from flask.signals import got_request_exception
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import Rule
-
-from service.api.operations import ENDPOINT_TO_OPERATION
 
 from . import metrics
 from .logging import REQUEST_ID_HEADER, AccessLog, request_id_from
@@ -30,17 +28,16 @@ ERROR_KEY = "chkobba.error"
 ENDPOINT_KEY = "chkobba.endpoint"  # Flask empties environ["werkzeug.request"] when it is done
 
 
-def operation_of(environ: dict[str, Any]) -> str:
-    """The operation a request reached (its operationId, or the endpoint of a page), or "unmatched"."""
-    endpoint: str | None = environ.get(ENDPOINT_KEY)
-    if endpoint is None:
-        return "unmatched"
-    return ENDPOINT_TO_OPERATION.get(endpoint, endpoint)
-
-
 class Observed:
-    def __init__(self, app: WSGIApp, log: AccessLog) -> None:
-        self.app, self.log = app, log
+    def __init__(self, app: WSGIApp, log: AccessLog, operations: Mapping[str, str]) -> None:
+        self.app, self.log, self.operations = app, log, operations
+
+    def operation_of(self, environ: dict[str, Any]) -> str:
+        """The operation a request reached (its operationId, or the endpoint of a page), or "unmatched"."""
+        endpoint: str | None = environ.get(ENDPOINT_KEY)
+        if endpoint is None:
+            return "unmatched"
+        return self.operations.get(endpoint, endpoint)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         began = perf_counter()
@@ -56,7 +53,7 @@ class Observed:
         body = self.app(environ, start)
         seconds = perf_counter() - began
         status = (_STATUSES.get(answered[0]) or int(answered[0][:3])) if answered else 500
-        operation = operation_of(environ)
+        operation = self.operation_of(environ)
         observe(operation, status, seconds)
         if self.log.destination:  # the log is on (AccessLog.enabled, without a property call)
             self.log.write(self._record(environ, request_id, operation, status, seconds, answered))
@@ -91,8 +88,10 @@ class Observed:
         return record
 
 
-def install(app: Flask) -> None:
-    """Wrap ``app`` so that every request gets an id, a log line (``ACCESS_LOG``) and its metrics."""
+def install(app: Flask, operations: Mapping[str, str]) -> None:
+    """Wrap ``app`` so that every request gets an id, a log line (``ACCESS_LOG``) and its metrics,
+    under its operation: ``operations`` maps Flask endpoints to operationIds (the layer above says
+    which they are)."""
     destination = app.config.get("ACCESS_LOG", "-")
     log = AccessLog("" if destination is None else str(destination))
     app.extensions["chkobba_access_log"] = log
@@ -103,7 +102,7 @@ def install(app: Flask) -> None:
     # weak=False: the receiver is a local function, which a weak reference would lose at once.
     got_request_exception.connect(note_exception, app, weak=False)
     app.request_class = EndpointNoted
-    app.wsgi_app = Observed(app.wsgi_app, log)  # type: ignore[method-assign]
+    app.wsgi_app = Observed(app.wsgi_app, log, operations)  # type: ignore[method-assign]
 
 
 class EndpointNoted(Request):

@@ -212,7 +212,7 @@ def _state_outcome(build: Any, state: Any) -> tuple[Any, ...]:
 @given(data=st.data())
 def test_a_loaded_plain_state_is_the_state_from_json_reads(data: st.DataObject) -> None:
     """playRound builds a plain state from what its schema loaded (rounds._loaded_state) instead of
-    reading its form again with from_json: the same state, or the same RULES.md §9 error."""
+    reading its form again with from_json: the same state, or the same bad-state error."""
     from service.api.rounds import _loaded_state
     from service.rules import RoundState
 

@@ -323,7 +323,7 @@ def test_play_wrong_phase(client):
 
 @pytest.mark.parametrize("sealed", [False, True])
 def test_play_checks_the_state_once(client, monkeypatch, sealed):
-    """RULES.md §9 is checked once per playRound (from_json), not again before the move, plain or
+    """A state is validated once per playRound (from_json), not again before the move, plain or
     sealed; a bad state is still refused."""
     from service.rules import round as round_module
     from service.rules import state as state_module

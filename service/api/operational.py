@@ -1,4 +1,5 @@
-"""Operational endpoints: liveness, readiness, metrics and the contract itself."""
+"""Operational endpoints: liveness, readiness, metrics and the contract itself (the metrics are
+service/ops' own; here they are only served)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app
 
-from service.api.io import answer
-from service.api.operations import Operation, operation
-from service.api.schemas import HealthOut
+from service.ops import metrics
 
-from . import metrics
+from .io import answer
+from .operations import Operation, operation
+from .schemas import HealthOut
 
 bp = Blueprint("ops", __name__)
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
