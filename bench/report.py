@@ -1,5 +1,5 @@
-"""What the benchmarks share: the machine they ran on, the JSON report, a free port, and a server's
-workers."""
+"""What the benchmarks share: the machine they ran on, the JSON report, a free port, a server's
+workers, and one call of a WSGI app."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import platform
 import socket
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +53,21 @@ def children(parent: int) -> set[int]:
             if int(fields[1]) == parent and fields[0] != "Z":
                 found.add(int(entry.name))
     return found
+
+
+def answer_of(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> tuple[int, bytes]:
+    """One call of a WSGI app, as a server makes it: the status and the whole answer."""
+    status: list[str] = []
+
+    def start_response(line: str, headers: Any, exc_info: Any = None) -> Callable[[bytes], None]:
+        status.append(line)
+        return lambda _: None
+
+    result = app(environ, start_response)
+    try:
+        data = b"".join(result)
+    finally:
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+    return int(status[0][:3]), data

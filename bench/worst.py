@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.report import machine, write_json
+from bench.report import answer_of, machine, write_json
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS
 
 WORST_BODIES = Path(__file__).resolve().with_name("worst_bodies.json")
@@ -146,22 +146,10 @@ class Meter:
         if body is not None:
             environ["CONTENT_TYPE"] = "application/json"
             environ["CONTENT_LENGTH"] = str(len(data))
-        status: list[str] = []
-
-        def start_response(line: str, headers: Any, exc_info: Any = None) -> Callable[[bytes], None]:
-            status.append(line)
-            return lambda _: None
-
         started = time.thread_time()
-        result = self.app(environ, start_response)
-        try:
-            answer = b"".join(result)
-        finally:
-            close = getattr(result, "close", None)
-            if close is not None:
-                close()
+        status, answer = answer_of(self.app, environ)
         cpu = time.thread_time() - started
-        return cpu, len(answer), int(status[0].split()[0]), answer
+        return cpu, len(answer), status, answer
 
     def measure(self, request: Request, repeats: int) -> Measured:
         cpus = []

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bench.bodies import captures_body, check_answers, full_round, sealed_position
-from bench.report import machine, write_json
+from bench.report import answer_of, machine, write_json
 
 # (name, path), as in bench/http.py.
 BODIES = (
@@ -80,20 +80,7 @@ def call(app: WSGIApp, environ: dict[str, Any], body: bytes) -> tuple[int, bytes
     """One request: the status and the whole answer."""
     env = dict(environ)
     env["wsgi.input"] = io.BytesIO(body)
-    status: list[str] = []
-
-    def start_response(line: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-        status.append(line)
-        return None
-
-    result = app(env, start_response)
-    try:
-        data = b"".join(result)
-    finally:
-        close = getattr(result, "close", None)
-        if close is not None:
-            close()
-    return int(status[0][:3]), data
+    return answer_of(app, env)
 
 
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}

@@ -21,7 +21,7 @@ import pytest
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from ..support import clean_environment, free_port, running_gunicorn
+from ..support import children, clean_environment, free_port, running_gunicorn
 from .conftest import CANONICAL, deck_starting
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]}
@@ -268,21 +268,6 @@ def test_gunicorn_stops_on_sigterm(server):
     assert process.wait(timeout=10) == 0
 
 
-def live_workers(master: int) -> set[int]:
-    """The master's children that are running (not zombies), from /proc."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()  # the command name may hold spaces
-            if int(fields[1]) == master and fields[0] != "Z":
-                found.add(int(entry.name))
-    return found
-
-
 def test_metrics_survive_dozens_of_worker_restarts(tmp_path):
     """Workers recycled every 3 requests (max_requests), and every 10th request one that served is
     killed (SIGKILL and SIGTERM in turn): the merged counts stay exact at every scrape, and once
@@ -308,7 +293,7 @@ def test_metrics_survive_dozens_of_worker_restarts(tmp_path):
         """The .db files once gunicorn has merged every dead worker's (the test fails if it never does)."""
         deadline = time.monotonic() + 10
         while True:
-            live = live_workers(master)
+            live = children(master)
             files = {f.name for f in metrics_dir.glob("*.db")}
             if served_pids(metrics_dir) <= live:
                 return files
@@ -335,7 +320,7 @@ def test_metrics_survive_dozens_of_worker_restarts(tmp_path):
             assert answered == status, (operation, path, answered, payload[:300])
             expected[(operation, str(answered))] += 1
             if i % 10 == 0:  # between requests: the victim is idle, every count it made is written
-                victim = min(live_workers(process.pid) & served_pids(metrics_dir), default=None)
+                victim = min(children(process.pid) & served_pids(metrics_dir), default=None)
                 if victim is not None:
                     os.kill(victim, signals[i // 10 % 2])
                     killed.append(victim)
