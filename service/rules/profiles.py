@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from .cards import DECK, Card, Rank
 from .errors import InvalidOption, UnknownProfile
+from .numbers import whole_number
 
 
 class SumPolicy(enum.Enum):
@@ -342,7 +343,12 @@ def _check_option(profile: Profile, name: object, value: object) -> tuple[str, A
     if spec.type is bool:
         if not isinstance(value, bool):
             raise InvalidOption(f"option {spec.name} must be true or false", field=f"rules.options.{name}")
-    elif isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= (spec.maximum or value):
-        most = f" up to {spec.maximum}" if spec.maximum else ""
-        raise InvalidOption(f"option {spec.name} must be a positive whole number{most}", field=f"rules.options.{name}")
+    else:
+        number = whole_number(value)
+        if number is None or not 1 <= number <= (spec.maximum or number):
+            most = f" up to {spec.maximum}" if spec.maximum else ""
+            raise InvalidOption(
+                f"option {spec.name} must be a positive whole number{most}", field=f"rules.options.{name}"
+            )
+        value = number
     return spec.name, value

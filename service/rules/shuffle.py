@@ -14,21 +14,22 @@ from collections.abc import Iterator
 
 from .cards import DECK, Card
 from .errors import InvalidInput
+from .numbers import whole_number
 
-_SPAN = 1 << 64
+# Whole-number seeds: the signed 64-bit range, which every client language holds in an integer.
+SEED_MIN, SEED_MAX = -(1 << 63), (1 << 63) - 1
+_SPAN = 1 << 64  # the draws: unsigned 64-bit integers
 MAX_SEED_LENGTH = 256
 
 
 def seed_text(seed: object) -> str:
     """The text form of a seed: a string as it is, a whole number in decimal."""
-    if (
-        isinstance(seed, bool)
-        or not isinstance(seed, str | int)
-        or (isinstance(seed, int) and not -_SPAN < seed < _SPAN)
-    ):
-        # A JSON number beyond 64 bits arrives as a float: the same refusal, saying the range.
+    if not isinstance(seed, str):
+        seed = whole_number(seed)
+    if seed is None or (isinstance(seed, int) and not SEED_MIN <= seed <= SEED_MAX):
+        # A JSON number beyond 64 bits may arrive as a float: the same refusal, saying the range.
         raise InvalidInput(
-            "seed must be a string, or a whole number from -(2^64 - 1) to 2^64 - 1 (send larger ones as strings)",
+            "seed must be a string, or a whole number from -(2^63) to 2^63 - 1 (send larger ones as strings)",
             field="seed",
         )
     text = seed if isinstance(seed, str) else str(seed)

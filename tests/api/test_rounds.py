@@ -136,16 +136,22 @@ def test_deal_numeric_seed_is_its_decimal_text(client):
     assert by_number["deck"] == seeded_deck("2026")
 
 
-@pytest.mark.parametrize("seed", [2**64 - 1, -(2**64 - 1), 2**63, -(2**63) - 1, -(10**18)])
-def test_deal_whole_number_seeds_span_64_bits_either_sign(client, seed):
-    """Integers beyond what orjson reads as integers (below -2**63) must not turn into floats."""
+@pytest.mark.parametrize("seed", [2**63 - 1, -(2**63), 2**53 + 1, -(10**18)])
+def test_deal_whole_number_seeds_span_the_signed_64_bit_range(client, seed):
+    """Integers beyond JSON's safe range (2^53) and below -2^63 + 1 must not turn into floats."""
     assert ok(deal(client, rules="scopa", players=2, dealer=0, seed=seed))["deck"] == seeded_deck(str(seed))
 
 
-@pytest.mark.parametrize("seed", [2**64, -(2**64), 10**40])
-def test_deal_seed_beyond_64_bits_is_refused(client, seed):
+@pytest.mark.parametrize("seed", [2**63, -(2**63) - 1, 2**64 - 1, 2**64, -(2**64), 10**40])
+def test_deal_seed_beyond_the_signed_64_bit_range_is_refused(client, seed):
+    """Kotlin, Swift and Java clients hold a seed in a signed 64-bit integer: larger ones go as strings."""
     refusal = problem(deal(client, rules="scopa", players=2, dealer=0, seed=seed), 422)
-    assert refusal["code"] == "invalid-input" and "2^64 - 1" in refusal["detail"]
+    assert refusal["code"] == "invalid-input" and "2^63 - 1" in refusal["detail"]
+
+
+def test_deal_a_large_seed_as_a_string_gives_the_deck_of_its_digits(client):
+    big = str(2**64 - 1)
+    assert ok(deal(client, rules="scopa", players=2, dealer=0, seed=big))["deck"] == seeded_deck(big)
 
 
 def test_deal_without_deck_or_seed_returns_the_deck_used(client):
