@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 TS_CLIENT := clients/typescript
 
-.PHONY: install test lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install test lint contract-lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The contract under Spectral's spectral:oas rules and Redocly's recommended ones (tools/contract-lint,
+# pinned by its lock file): an error fails the build.
+contract-lint:
+	cd tools/contract-lint && npm ci --no-audit --no-fund --loglevel=error && npm run --silent lint
+
 # The image recipe and the Kubernetes manifests, checked without a Docker engine or a cluster:
 # hadolint, kubernetes-validate --strict (a warning fails), the kustomize renders, the alert rules.
 offline-checks: install
@@ -38,7 +43,7 @@ browser:
 ts-client: install
 	bash scripts/ts_client_tests.sh
 
-test: lint offline-checks browser ts-client
+test: lint contract-lint offline-checks browser ts-client
 	$(BIN)/pytest
 
 # Benchmarks: never part of `make test`. `make bench` runs them all (several minutes).
@@ -77,4 +82,5 @@ readme: install
 	$(BIN)/python -m scripts.readme_examples
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(TS_CLIENT)/node_modules $(TS_CLIENT)/dist
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(TS_CLIENT)/node_modules $(TS_CLIENT)/dist \
+		tools/contract-lint/node_modules

@@ -838,6 +838,7 @@ def operations() -> list[Operation]:
         _get("getHealth", "/healthz"),
         _get("getMetrics", "/metrics"),
         _get("getOpenapi", "/openapi.yaml"),
+        _get("getOpenapiJson", "/openapi.json"),
         _get("getReadiness", "/readyz"),
         _captures_op(),
         _hints_op(),

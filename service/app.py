@@ -17,7 +17,8 @@ from service.web import bp as web_bp
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=operational.load_spec())
+    spec_yaml, spec_json = operational.load_spec()
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=spec_yaml, OPENAPI_JSON=spec_json)
     app.config.from_prefixed_env("CHKOBBA")
     if config:
         app.config.update(config)

@@ -35,7 +35,7 @@ def healthz() -> Response:
     ),
 )
 def readyz() -> Response:
-    if not current_app.config.get("OPENAPI_YAML"):
+    if not (current_app.config.get("OPENAPI_YAML") and current_app.config.get("OPENAPI_JSON")):
         return Response('{"status":"starting"}', status=503, mimetype="application/json")
     return answer({"status": "ready"})
 
@@ -75,5 +75,26 @@ def openapi_yaml() -> Response:
     return Response(current_app.config["OPENAPI_YAML"], mimetype="application/yaml")
 
 
-def load_spec() -> bytes:
-    return SPEC_PATH.read_bytes() if SPEC_PATH.exists() else b""
+@operation(
+    bp,
+    Operation(
+        "getOpenapiJson",
+        "get",
+        "/openapi.json",
+        "This contract, as JSON",
+        "The same OpenAPI 3.1 document as `/openapi.yaml`, for tools that read only JSON.",
+        "operations",
+        None,
+    ),
+)
+def openapi_json() -> Response:
+    return Response(current_app.config["OPENAPI_JSON"], mimetype="application/json")
+
+
+def load_spec() -> tuple[bytes, bytes]:
+    """The committed contract, as YAML and as JSON (empty when missing: /readyz then says so)."""
+    yaml_path, json_path = SPEC_PATH, SPEC_PATH.with_suffix(".json")
+    return (
+        yaml_path.read_bytes() if yaml_path.exists() else b"",
+        json_path.read_bytes() if json_path.exists() else b"",
+    )

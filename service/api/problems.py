@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from service.ops import metrics
-from service.ops.problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
+from service.ops.problems import HTTP_CODES, HTTP_FALLBACK, MEDIA_TYPE, http_title, problem
 from service.rules import Captures, MoveError, RulesError
 
 from .encoding import to_json
@@ -25,6 +25,8 @@ TITLES = {
     "unknown-profile": "Unknown rules profile",
     "invalid-option": "Not an option of this profile",
     "invalid-input": "A value is not allowed here",
+    "no-such-seat": "No such seat at this table",
+    "not-in-profile": "The rules profile does not take this",
     "bad-state": "The round state breaks the rules",
     "inconsistent-counts": "The piles or counts cannot come from one round",
     "invalid-scores": "The match scores are not valid",
@@ -87,7 +89,7 @@ def _flatten(messages: Any, path: str, out: dict[str, list[str]]) -> None:
 
 def from_http_exception(exc: HTTPException) -> Response:
     status = exc.code or 500
-    refusal = Problem(status, HTTP_CODES.get(status, f"http-{status}"), exc.description or http_title(status))
+    refusal = Problem(status, HTTP_CODES.get(status, HTTP_FALLBACK), exc.description or http_title(status))
     response = refusal.response()
     original = exc.get_response()
     for header in ("Allow", "Retry-After"):

@@ -8,12 +8,14 @@ response against ``openapi.yaml``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from service.ops.problems import CODES
 from service.rules import CATEGORIES, REASONS, Outcome, Phase
 from service.rules.match import MAX_SCORE
+from service.rules.numbers import whole_number
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
@@ -25,17 +27,17 @@ SIDES = validate.Length(min=2, max=3)
 
 
 class StrictInt(fields.Integer):
-    """A JSON whole number: not a boolean, not a string, not a float."""
+    """A JSON whole number (``2.0`` included, as JSON Schema counts it): not a boolean, not a string,
+    not a fraction."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
     def _validated(self, value: Any) -> int:
-        if type(value) is int:  # the common case, which needs no conversion
-            return value
-        if isinstance(value, bool):
+        number = whole_number(value)
+        if number is None:
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return number
 
     quick_type = int  # _deserialize returns a JSON whole number as it is (service/api/loading.py)
 
@@ -67,17 +69,25 @@ def Point(**kwargs: Any) -> StrictInt:  # noqa: N802 - a category's points in a 
     return Count(1, **kwargs)
 
 
-class OneOfFields(Schema):
-    """A schema that takes exactly one of ``exclusive`` (documented as ``oneOf`` in the spec)."""
+Variants = dict[str, tuple[str, tuple[str, ...]]]
 
-    exclusive: tuple[str, ...] = ()
+
+class OneOfFields(Schema):
+    """A schema that takes exactly one of the fields named in ``variants``.
+
+    The contract names each variant, ``{field: (component name, the fields that only it takes)}``,
+    and documents the schema as a ``oneOf`` of them, so that generated clients get a type for each.
+    """
+
+    variants: ClassVar[Variants] = {}
 
     @validates_schema
     def _exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
-        given = [name for name in self.exclusive if data.get(name) is not None]
+        exclusive = tuple(self.variants)
+        given = [name for name in exclusive if data.get(name) is not None]
         if len(given) != 1:
-            where = given[1] if given else self.exclusive[0]  # the field a client has to fix
-            raise ValidationError(f"give exactly one of {', '.join(self.exclusive)}", where)
+            where = given[1] if given else exclusive[0]  # the field a client has to fix
+            raise ValidationError(f"give exactly one of {', '.join(exclusive)}", where)
 
 
 # ---- requests ------------------------------------------------------------------------------------
@@ -116,7 +126,7 @@ class CountsInput(Schema):
 
 
 class SideInput(OneOfFields):
-    exclusive = ("captured", "counts")
+    variants = {"captured": ("SideWithPile", ()), "counts": ("SideWithCounts", ())}
     captured = Cards(metadata={"description": "The side's pile: every card it captured."})
     counts = fields.Nested(CountsInput)
     sweeps = Count(MAX_SWEEPS, required=True)
@@ -168,6 +178,12 @@ class DealRequest(Schema):
     )
     viewer = Seat(metadata=VIEWER)
 
+    # What _deck_or_seed checks, in the contract's words (added to the schema by service/api/spec.py).
+    contract: ClassVar[dict[str, Any]] = {
+        "not": {"required": ["deck", "seed"]},
+        "dependentSchemas": {"viewer": {"properties": {"sealed": {"const": True}}, "required": ["sealed"]}},
+    }
+
     @validates_schema
     def _deck_or_seed(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("deck") is not None and data.get("seed") is not None:
@@ -177,7 +193,7 @@ class DealRequest(Schema):
 
 
 class MoveInput(OneOfFields):
-    exclusive = ("card", "cut")
+    variants = {"card": ("PlayMove", ("capture",)), "cut": ("CutMove", ())}
     card = CardField()
     capture = Cards(max_items=MAX_CARDS - 1, allow_none=True)
     cut = fields.String(validate=validate.OneOf(["keep", "table"]))
@@ -203,7 +219,7 @@ TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it
 
 
 class PlayRequest(OneOfFields):
-    exclusive = ("state", "state_token")
+    variants = {"state": ("PlainPlayRequest", ()), "state_token": ("SealedPlayRequest", ("viewer",))}
     state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     move = fields.Nested(MoveInput, required=True)
@@ -216,7 +232,7 @@ class PlayRequest(OneOfFields):
 
 
 class ViewRequest(OneOfFields):
-    exclusive = ("state", "state_token")
+    variants = {"state": ("PlainViewRequest", ()), "state_token": ("SealedViewRequest", ())}
     state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     seat = Seat(required=True)
@@ -321,12 +337,17 @@ SEALED = "With sealed: true, instead of state."
 
 
 class DealResponse(Schema):
-    state = fields.Nested(RoundStateSchema, metadata={"description": "Without sealed."})
+    variants: ClassVar[Variants] = {"state": ("PlainDeal", ("deck",)), "state_token": ("SealedDeal", ("views",))}
+    state = fields.Nested(RoundStateSchema, required=True, metadata={"description": "Without sealed."})
     deck = fields.List(
-        CardField(), metadata={"description": "The deck dealt, top first; never with sealed, as it reveals every card."}
+        CardField(),
+        required=True,
+        metadata={"description": "The deck dealt, top first; never with sealed, as it reveals every card."},
     )
-    state_token = fields.String(metadata={"description": SEALED})
-    views = fields.List(fields.Nested(SeatViewOut), metadata={"description": "With sealed: one view per seat."})
+    state_token = fields.String(required=True, metadata={"description": SEALED})
+    views = fields.List(
+        fields.Nested(SeatViewOut), required=True, metadata={"description": "With sealed: one view per seat."}
+    )
 
 
 class ViewResponse(Schema):
@@ -348,9 +369,17 @@ class EventOut(Schema):
 
 
 class PlayResponse(Schema):
-    state = fields.Nested(RoundStateSchema, metadata={"description": "When the request gave a plain state."})
-    state_token = fields.String(metadata={"description": "When the request gave a state_token."})
-    views = fields.List(fields.Nested(SeatViewOut), metadata={"description": "With a state_token: one per seat."})
+    variants: ClassVar[Variants] = {
+        "state": ("PlainPlayResponse", ()),
+        "state_token": ("SealedPlayResponse", ("views",)),
+    }
+    state = fields.Nested(
+        RoundStateSchema, required=True, metadata={"description": "When the request gave a plain state."}
+    )
+    state_token = fields.String(required=True, metadata={"description": "When the request gave a state_token."})
+    views = fields.List(
+        fields.Nested(SeatViewOut), required=True, metadata={"description": "With a state_token: one per seat."}
+    )
     event = fields.Nested(EventOut, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), allow_none=True, required=True)
     next_dealer = fields.Integer(
@@ -447,7 +476,11 @@ class ProblemOut(Schema):
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
-    code = fields.String(required=True, metadata={"description": "Stable machine code of the problem."})
+    code = fields.String(
+        required=True,
+        validate=validate.OneOf(list(CODES)),
+        metadata={"description": 'Stable machine code of the problem (README, "Problem codes").'},
+    )
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.List(fields.String()),
@@ -474,7 +507,7 @@ MAX_HINTS_LIMIT = 100
 
 
 class HintsRequest(OneOfFields):
-    exclusive = ("state", "state_token")
+    variants = {"state": ("PlainHintsRequest", ()), "state_token": ("SealedHintsRequest", ())}
     state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
     seat = Seat(metadata={"description": "When given, must be the seat to move."})
@@ -557,4 +590,7 @@ REQUESTS = {
     }.items()
 }
 
-__all__ = ["REQUESTS", "CodedMessage"]
+# The schemas that the contract documents as a oneOf of named variants.
+WITH_VARIANTS = (SideInput, MoveInput, PlayRequest, ViewRequest, HintsRequest, DealResponse, PlayResponse)
+
+__all__ = ["REQUESTS", "WITH_VARIANTS", "CodedMessage"]

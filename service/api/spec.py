@@ -1,14 +1,17 @@
 """Builds ``openapi.yaml`` from the operation registry and the marshmallow schemas.
 
-The committed file is generated, never edited: ``python -m service.api.spec openapi.yaml``.
-A test fails when the committed file differs from what this module produces. Response examples
+The committed files are generated, never edited: ``python -m service.api.spec openapi.yaml`` writes
+it and ``openapi.json``. A test fails when a committed file differs from what this module produces. Response examples
 are the service's real answers to the request examples.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -18,11 +21,12 @@ from flask.testing import FlaskClient
 from marshmallow import Schema, fields
 
 from service.ops.problems import MEDIA_TYPE
-from service.rules import DECK, PROFILES
+from service.rules import DECK, PROFILES, Outcome, Phase
+from service.rules.shuffle import SEED_MAX, SEED_MIN
 
 from .fields import CardList, Moves, Referenced
 from .operations import OPERATIONS, Operation
-from .schemas import OneOfFields, ProblemOut
+from .schemas import WITH_VARIANTS, DealRequest, ProblemOut
 
 VERSION = metadata.version("chkobba-referee")
 DESCRIPTION = """\
@@ -72,9 +76,29 @@ def _referenced(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]
     return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
 
 
+def _profile_name(profile_id: str) -> str:
+    """``chkobba-crp`` as ``ChkobbaCrp``: the stem of the profile's component names."""
+    return "".join(part.capitalize() for part in profile_id.split("-"))
+
+
 def _components() -> dict[str, dict[str, Any]]:
-    profile_ids = list(PROFILES)
-    rules_objects = []
+    """The shared components: named, so that client generators give each a type of its own."""
+    components: dict[str, dict[str, Any]] = {
+        "Card": {
+            "type": "string",
+            "enum": [c.code for c in DECK],
+            "x-enum-varnames": [_card_name(c) for c in DECK],
+            "description": "A card: rank (A 2 3 4 5 6 7 J Q K) then suit (D H S C).",
+            "example": "7D",
+        },
+        "ProfileId": {
+            "type": "string",
+            "enum": list(PROFILES),
+            "x-enum-varnames": [p.replace("-", "_").upper() for p in PROFILES],
+            "description": "A rules profile, with its default options.",
+        },
+    }
+    variants = [{"$ref": "#/components/schemas/ProfileId"}]
     for profile in PROFILES.values():
         options: dict[str, Any] = {}
         for spec in profile.options.values():
@@ -86,39 +110,50 @@ def _components() -> dict[str, dict[str, Any]]:
                     options[spec.name]["maximum"] = spec.maximum
                 if spec.default is not None:
                     options[spec.name]["default"] = spec.default
-        rules_objects.append(
-            {
-                "type": "object",
-                "title": f"{profile.id} with options",
-                "properties": {
-                    "profile": {"const": profile.id},
-                    "options": {"type": "object", "properties": options, "additionalProperties": False},
-                },
-                "required": ["profile"],
-                "additionalProperties": False,
-            }
-        )
-    return {
-        "Card": {
-            "type": "string",
-            "enum": [c.code for c in DECK],
-            "description": "A card: rank (A 2 3 4 5 6 7 J Q K) then suit (D H S C).",
-            "example": "7D",
-        },
-        "Rules": {
-            "description": "A profile id, or a profile with options. An option the profile lacks is an error.",
-            "oneOf": [{"type": "string", "enum": profile_ids, "title": "profile id"}, *rules_objects],
-            "example": "chkobba",
-        },
-        "Seed": {
-            "description": "Seed of the portable shuffle: a string, or a whole number taken as its decimal text.",
-            "oneOf": [
-                {"type": "string", "minLength": 1, "maxLength": 256},
-                {"type": "integer", "minimum": -18446744073709551615, "maximum": 18446744073709551615},
-            ],
-            "example": "chkobba",
-        },
+        name = _profile_name(profile.id)
+        components[f"{name}Options"] = {
+            "type": "object",
+            "description": f"The options of {profile.id}; each one left out takes its default.",
+            "properties": options,
+            "additionalProperties": False,
+        }
+        components[f"{name}Rules"] = {
+            "type": "object",
+            "description": f"{profile.id} with options.",
+            "properties": {
+                "profile": {"type": "string", "const": profile.id},
+                "options": {"$ref": f"#/components/schemas/{name}Options"},
+            },
+            "required": ["profile"],
+            "additionalProperties": False,
+        }
+        variants.append({"$ref": f"#/components/schemas/{name}Rules"})
+    components["Rules"] = {
+        "description": "A profile id, or a profile with options. An option the profile lacks is an error.",
+        "oneOf": variants,
+        "example": "chkobba",
     }
+    components["Seed"] = {
+        "description": "Seed of the portable shuffle: a string, or a whole number taken as its decimal text "
+        f"(`{SEED_MIN}` to `{SEED_MAX}`, the signed 64-bit range of most languages; send larger numbers as strings, "
+        'which give the same deck: `"18446744073709551615"`).',
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": 256},
+            {"type": "integer", "format": "int64", "minimum": SEED_MIN, "maximum": SEED_MAX},
+        ],
+        "example": "chkobba",
+    }
+    return components
+
+
+RANK_NAMES = {"A": "ACE", "2": "TWO", "3": "THREE", "4": "FOUR", "5": "FIVE", "6": "SIX", "7": "SEVEN"}
+RANK_NAMES.update(J="JACK", Q="QUEEN", K="KING")
+SUIT_NAMES = {"D": "DIAMONDS", "H": "HEARTS", "S": "SPADES", "C": "CLUBS"}
+
+
+def _card_name(card: Any) -> str:
+    """``7D`` as ``SEVEN_OF_DIAMONDS``: the enum member's name in generated clients."""
+    return f"{RANK_NAMES[card.code[0]]}_OF_{SUIT_NAMES[card.code[1]]}"
 
 
 def _run_examples(client: FlaskClient, op: Operation) -> dict[str, dict[str, Any]]:
@@ -154,7 +189,14 @@ def build() -> dict[str, Any]:
         version=VERSION,
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
-        info={"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
+        info={
+            "description": DESCRIPTION,
+            "license": {"name": "MIT", "identifier": "MIT"},
+            "contact": {"name": "The Chkobba referee team", "url": "https://chkobba-referee.dev"},
+        },
+        # No authentication: the service sits behind the game server, which authenticates players
+        # (README, "Integrating a game").
+        security=[],
         servers=[{"url": "http://127.0.0.1:8080", "description": "make run"}],
         tags=[
             {"name": "rules", "description": "The rules profiles as data."},
@@ -176,7 +218,13 @@ def build() -> dict[str, Any]:
     for op in sorted(OPERATIONS, key=lambda o: (o.path, o.method)):
         spec.path(path=op.path, operations={op.method: _operation(client, op)}, parameters=list(op.parameters))
     document = spec.to_dict()
-    _exactly_one_of(document)
+    _variants(document)
+    document["components"]["schemas"]["DealRequest"].update(DealRequest.contract)
+    schemas = document["components"]["schemas"]
+    schemas.update(_named_enums(schemas))
+    for name, members in NAMED_ENUMS.items():
+        schemas[name] = {"type": "string", "enum": members}
+    document["paths"] = _named_enums(document["paths"])
     return {"openapi": document.pop("openapi"), **document}
 
 
@@ -189,9 +237,11 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
         if "200" in ran:
             content["examples"] = ran["200"]
         ok["content"] = {"application/json": content}
-    elif op.media_type == "application/yaml":
+    elif op.media_type == "application/json":  # this document
         ok["content"] = {op.media_type: {"schema": {"type": "object", "description": "This OpenAPI document."}}}
-    else:
+    elif op.media_type == "application/yaml":  # this document as text (clients/python/config.yml)
+        ok["content"] = {op.media_type: {"schema": {"type": "string", "format": "binary"}}}
+    else:  # the metrics
         ok["content"] = {op.media_type: {"schema": {"type": "string"}}}
     responses["200"] = ok
     problems = dict(STANDARD_PROBLEMS) if op.request is not None else {}
@@ -205,6 +255,11 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
         if status in ran:
             problem["examples"] = ran[status]
         responses[status] = {"description": description, "content": {MEDIA_TYPE: problem}}
+    if not any(status.startswith("4") for status in responses):
+        responses["4XX"] = {
+            "description": "Refused by the HTTP layer: a request line or headers too long (414, 431), ...",
+            "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
     responses["default"] = {
         "description": "Any other problem (404, 405 with `Allow`, ...).",
         "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
@@ -227,10 +282,61 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
     return operation
 
 
-def _exactly_one_of(document: dict[str, Any]) -> None:
+# Closed sets used in several places, each a named enum (one type in a generated client, not one
+# per field): the components' names and their values.
+NAMED_ENUMS = {
+    "Cut": ["keep", "table"],
+    "CaptureKind": ["match", "sum", "none"],
+    "Phase": [p.value for p in Phase],
+    "Outcome": [o.value for o in Outcome],
+}
+
+
+def _named_enums(node: Any) -> Any:
+    """Each inline enum of NAMED_ENUMS as a reference to its component; a nullable enum as
+    ``anyOf`` the enum and null (a list of types beside ``enum`` confuses client generators)."""
+    if isinstance(node, list):
+        return [_named_enums(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _named_enums(value) for key, value in node.items()}
+    values = node.get("enum")
+    if not isinstance(values, list) or node.get("type") not in ("string", ["string", "null"]):
+        return node
+    rest = {k: v for k, v in node.items() if k not in ("type", "enum")}
+    named = next(
+        (name for name, members in NAMED_ENUMS.items() if members == [v for v in values if v is not None]), None
+    )
+    enum: dict[str, Any] = (
+        {"$ref": f"#/components/schemas/{named}"}
+        if named
+        else {"type": "string", "enum": [v for v in values if v is not None]}
+    )
+    if None in values:
+        return {**rest, "anyOf": [enum, {"type": "null"}]}
+    return {**rest, **enum} if named or rest else enum
+
+
+def _variants(document: dict[str, Any]) -> None:
+    """Each schema with variants becomes a ``oneOf`` of named components: the fields of the schema,
+    less the other variants' own fields, with the variant's field required."""
     schemas = document["components"]["schemas"]
-    for cls in OneOfFields.__subclasses__():
-        schemas[_schema_name(cls)]["oneOf"] = [{"required": [name]} for name in cls.exclusive]
+    for cls in WITH_VARIANTS:
+        name = _schema_name(cls)
+        whole = schemas[name]
+        own = {field: set(only) | {field} for field, (_, only) in cls.variants.items()}
+        refs = []
+        for field, (variant, _) in cls.variants.items():
+            others = set().union(*(fields_ for f, fields_ in own.items() if f != field))
+            properties = {k: copy.deepcopy(v) for k, v in whole["properties"].items() if k not in others}
+            required = [k for k in whole.get("required", []) if k in properties]
+            schemas[variant] = {
+                **{k: v for k, v in whole.items() if k not in ("properties", "required")},
+                "properties": properties,
+                "required": sorted({*required, field}),
+            }
+            refs.append({"$ref": f"#/components/schemas/{variant}"})
+        schemas[name] = {"oneOf": refs}
 
 
 class _Dumper(yaml.SafeDumper):
@@ -250,13 +356,20 @@ _Dumper.add_representer(str, _text)
 _Dumper.add_representer(list, _list)
 
 
-def render() -> str:
-    text: str = yaml.dump(build(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
+def render(document: dict[str, Any] | None = None) -> str:
+    text: str = yaml.dump(document or build(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
     return text
 
 
+def render_json(document: dict[str, Any] | None = None) -> str:
+    """The same document as JSON (served as /openapi.json, read by the /docs page), committed beside
+    the YAML so that no worker parses YAML to serve it."""
+    return json.dumps(document or build(), ensure_ascii=False, indent=1) + "\n"
+
+
 if __name__ == "__main__":
-    # Written to the named file, not stdout: the examples run the app, which may log to stdout.
-    text = render()
-    with open(sys.argv[1] if len(sys.argv) > 1 else "openapi.yaml", "w", encoding="utf-8") as out:
-        out.write(text)
+    # Written to the named files, not stdout: the examples run the app, which may log to stdout.
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "openapi.yaml")
+    built = build()
+    target.write_text(render(built), encoding="utf-8")
+    target.with_suffix(".json").write_text(render_json(built), encoding="utf-8")

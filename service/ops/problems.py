@@ -3,26 +3,102 @@ and the stable codes of the refusals made at the HTTP level, by Werkzeug or by t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from werkzeug.http import HTTP_STATUS_CODES
 
 PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
 MEDIA_TYPE = "application/problem+json"
-HTTP_CODES = {
-    400: "malformed-request",
-    403: "forbidden",
-    404: "not-found",
-    405: "method-not-allowed",
-    406: "not-acceptable",
-    408: "request-timeout",
-    413: "body-too-large",
-    414: "uri-too-long",
-    415: "unsupported-media-type",
-    417: "expectation-failed",
-    431: "headers-too-large",
-    501: "not-implemented",
+
+
+class Code(NamedTuple):
+    status: int | None  # None: the status varies
+    advice: str  # what a client should do about it (README, "Problem codes")
+
+
+# Every code the service answers with, and nothing else: the contract's Problem.code enum and the
+# README's table of codes are made from this one table.
+CODES: dict[str, Code] = {
+    # Refused at the HTTP level, before the body is read (Werkzeug or service/ops/worker.py).
+    "malformed-request": Code(
+        400,
+        "A client bug: the request is not HTTP/1.1, or the body is shorter than its "
+        "Content-Length or lacks its last chunk. Fix the client; do not retry the same bytes.",
+    ),
+    "forbidden": Code(403, "A proxy header came from an address not trusted to send it. Fix the deployment."),
+    "not-found": Code(404, "No such path. Check the path against the contract."),
+    "method-not-allowed": Code(405, "Use a method named in the Allow header."),
+    "not-acceptable": Code(406, "Accept application/json (or */*)."),
+    "request-timeout": Code(
+        408, "The body came too slowly. Retry on a better connection: every operation is free of side effects."
+    ),
+    "body-too-large": Code(413, "The body is over 64 KiB. No valid request is that large: fix the client."),
+    "uri-too-long": Code(414, "The request line is over 2,048 bytes. Fix the client."),
+    "unsupported-media-type": Code(
+        415, "Send Content-Type: application/json (charset=utf-8 at most), without a content coding."
+    ),
+    "expectation-failed": Code(417, "Send no Expect header, or Expect: 100-continue."),
+    "headers-too-large": Code(431, "Send fewer or shorter headers."),
+    "not-implemented": Code(501, "Send the body as it is or chunked, with no other transfer coding."),
+    "http-error": Code(None, "Another refusal of the HTTP layer; the status says which. Fix the request."),
+    # The body is not one unambiguous JSON text (service/api/encoding.py).
+    "malformed-json": Code(
+        400, "Send one JSON text in UTF-8: no NaN, no lone surrogate, at most 254 levels deep. A client bug."
+    ),
+    "duplicate-key": Code(400, "An object names a key twice. Send each key once."),
+    # The request breaks the contract (the schema) or the rules.
+    "validation-error": Code(422, "The body breaks the contract: `errors` names each field. A client bug."),
+    "invalid-card": Code(422, "Not a card code. Cards are rank then suit, as 7D or QH."),
+    "duplicate-card": Code(
+        422,
+        "A card is given twice, in one list or in two. Show the player their own "
+        "table again; the state the client holds is wrong.",
+    ),
+    "unknown-profile": Code(422, "Not a profile id: see listRulesets. (getRuleset answers it with 404.)"),
+    "invalid-option": Code(422, "The profile has no such option, or not with that value: see getRuleset."),
+    "invalid-input": Code(
+        422,
+        "A value the rules do not allow here (a move of the wrong kind, a seed out of range); `errors` names it. "
+        "A client bug.",
+    ),
+    "no-such-seat": Code(
+        422,
+        "A seat (a dealer, a viewer, a move's seat) beyond the players at the table: seats run from 0 to players - 1.",
+    ),
+    "not-in-profile": Code(
+        422, "The profile does not take this: that many players (getRuleset's `players`), or a cut (`cut_ritual`)."
+    ),
+    "bad-state": Code(
+        422,
+        "The round state breaks the rules: no legal round reaches it. Do not patch states by "
+        "hand: send the one the service last answered, or use state tokens.",
+    ),
+    "inconsistent-counts": Code(422, "The piles or counts cannot come from one round. Check the record you score."),
+    "invalid-scores": Code(422, "The match scores cannot be reached. Check the running scores."),
+    "match-over": Code(422, "The match was over before this round: start a new match."),
+    "illegal-move": Code(
+        422, "Not a legal move. Show the player `legal` (what each card may do) and let them choose again."
+    ),
+    "ambiguous-capture": Code(
+        422, "The card has several captures: ask the player which (`options`) and send it as `capture`."
+    ),
+    "card-not-held": Code(422, "The card is not in the hand of the seat to move. Refresh the player's view."),
+    "not-your-turn": Code(422, "Another seat is to move. Wait for your turn; refresh the view."),
+    "wrong-phase": Code(
+        422, "The round does not take this kind of move now (a cut in play, a play before the cut, any move once over)."
+    ),
+    "tampered-state": Code(
+        422,
+        "The state token was altered, forged, or sealed with a key this deployment no "
+        "longer holds. Deal a new round, or replay the record.",
+    ),
+    "expired-state": Code(422, "The state token is older than its lifetime. Deal a new round, or replay the record."),
 }
+
+# The code of a refusal made at the HTTP level, by its status.
+HTTP_CODES = {code.status: name for name, code in CODES.items() if code.status not in (None, 400, 422)}
+HTTP_CODES[400] = "malformed-request"
+HTTP_FALLBACK = "http-error"
 
 
 def http_title(status: int) -> str:

@@ -39,6 +39,19 @@ class InvalidInput(RulesError):
     code = "invalid-input"
 
 
+class NoSuchSeat(InvalidInput):
+    """A seat beyond the players at the table (a schema cannot say so: it depends on ``players``)."""
+
+    code = "no-such-seat"
+
+
+class NotInProfile(InvalidInput):
+    """What the profile does not take: that many players, a cut (a schema cannot say so: it depends on
+    ``rules``)."""
+
+    code = "not-in-profile"
+
+
 class BadState(RulesError):
     """A round state that breaks RULES.md §9 or cannot arise under its profile."""
 

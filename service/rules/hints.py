@@ -53,7 +53,7 @@ from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, captures_of
 from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit
-from .errors import InvalidInput, NotYourTurn, WrongPhase
+from .errors import InvalidInput, NoSuchSeat, NotYourTurn, WrongPhase
 from .profiles import Rules
 from .round import Cut, CutMove, PlayMove
 from .scoring import Tally, score_round
@@ -278,7 +278,7 @@ def suggest(
         raise WrongPhase(f"nobody moves in phase {state.phase.value}", field="state.phase", phase=state.phase.value)
     if seat is not None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise InvalidInput(f"seat must be from 0 to {state.players - 1}", field="seat")
+            raise NoSuchSeat(f"seat must be from 0 to {state.players - 1}", field="seat")
         if seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s", field="seat", turn=turn)
     return rank(SeatKnowledge.of(seat_view(state, turn)), weights, limit=limit, budget=budget)

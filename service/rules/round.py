@@ -11,8 +11,9 @@ from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, captures_of_each
 from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
-from .errors import InvalidCard, InvalidInput, NotYourTurn, WrongPhase
+from .errors import InvalidCard, InvalidInput, NoSuchSeat, NotInProfile, NotYourTurn, WrongPhase
 from .moves import play_on
+from .numbers import whole_number
 from .profiles import Rules, RulesLike
 from .records import record
 from .scoring import SideScore, Tally, scored
@@ -100,8 +101,10 @@ def parse_move(data: object, *, field: str = "move") -> Move:
     if type(data) is not dict and not isinstance(data, Mapping):  # the type test first: it is cheaper
         raise InvalidInput("a move is an object {card, capture?} or {cut}", field=field)
     seat = data.get("seat")
-    if (seat is not None or "seat" in data) and (type(seat) is not int and not _is_whole(seat)):
-        raise InvalidInput("seat must be a whole number", field=f"{field}.seat")
+    if type(seat) is not int and (seat is not None or "seat" in data):
+        seat = whole_number(seat)
+        if seat is None:
+            raise InvalidInput("seat must be a whole number", field=f"{field}.seat")
     if "cut" in data:
         if not data.keys() <= _CUT_KEYS:
             raise InvalidInput("a cut move holds only cut (and seat)", field=field)
@@ -127,10 +130,6 @@ def parse_move(data: object, *, field: str = "move") -> Move:
     return record(PlayMove, (card, taken, seat))
 
 
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def deal_round(
     rules: RulesLike,
     players: int,
@@ -147,9 +146,9 @@ def deal_round(
     profile = the_rules.profile
     if isinstance(players, bool) or not isinstance(players, int) or players not in profile.players:
         allowed = " or ".join(map(str, profile.players))
-        raise InvalidInput(f"{profile.id} is played by {allowed} players", field="players")
+        raise NotInProfile(f"{profile.id} is played by {allowed} players", field="players")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise InvalidInput(f"dealer must be a seat from 0 to {players - 1}", field="dealer")
+        raise NoSuchSeat(f"dealer must be a seat from 0 to {players - 1}", field="dealer")
     if deck is not None and seed is not None:
         raise InvalidInput("give a deck or a seed, not both", field="seed")
     if deck is not None:
@@ -160,7 +159,7 @@ def deal_round(
     else:
         cards = seeded_deck(seed) if seed is not None else random_deck()
     if cut is not None and not profile.cut_ritual:
-        raise InvalidInput(f"{profile.id} has no cut ritual", field="cut")
+        raise NotInProfile(f"{profile.id} has no cut ritual", field="cut")
     the_cut = _cut_of(cut)
     sides = profile.sides(players)
     empty, zeros = ((),) * sides, (0,) * sides

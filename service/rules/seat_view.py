@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card
-from .errors import InvalidInput
+from .errors import InvalidInput, NoSuchSeat
+from .numbers import whole_number
 from .state import Phase, RoundState
 
 
@@ -71,6 +72,9 @@ def views_json(state: RoundState, seats: Iterable[int]) -> list[dict[str, Any]]:
 
 def seat_view(state: RoundState, seat: int) -> SeatView:
     """The view of ``seat`` (a valid state is assumed: validate it first when it comes from outside)."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise InvalidInput(f"seat must be from 0 to {state.players - 1}", field="seat")
-    return SeatView(state, seat)
+    number = whole_number(seat)
+    if number is None:
+        raise InvalidInput("seat must be a whole number", field="seat")
+    if not 0 <= number < state.players:
+        raise NoSuchSeat(f"seat must be from 0 to {state.players - 1}", field="seat")
+    return SeatView(state, number)

@@ -17,7 +17,6 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-import yaml
 from flask import Blueprint, Response, abort, current_app, send_from_directory
 
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web")
@@ -84,7 +83,7 @@ def docs_spec() -> Response:
     """
     cached = current_app.extensions.get("chkobba.docs_spec")
     if cached is None:
-        document: dict[str, Any] = yaml.safe_load(current_app.config["OPENAPI_YAML"] or b"{}") or {}
+        document: dict[str, Any] = json.loads(current_app.config["OPENAPI_JSON"] or b"{}")
         document["servers"] = [{"url": "/", "description": "This service"}]
         cached = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
         current_app.extensions["chkobba.docs_spec"] = cached

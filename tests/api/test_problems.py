@@ -255,7 +255,7 @@ def test_booleans_given_as_numbers_or_strings_are_rejected(client, path, body, f
         ("/v1/match-decisions", {**VALID["/v1/match-decisions"], "scores": [True, 12]}, "scores.0"),
         ("/v1/rounds", {**VALID["/v1/rounds"], "players": "2"}, "players"),
         ("/v1/rounds", {**VALID["/v1/rounds"], "dealer": True}, "dealer"),
-        ("/v1/rounds", {**VALID["/v1/rounds"], "dealer": 0.0}, "dealer"),
+        ("/v1/rounds", {**VALID["/v1/rounds"], "dealer": 0.5}, "dealer"),
         ("/v1/scores", {**VALID["/v1/scores"], "last_capturer": "0"}, "last_capturer"),
         (
             "/v1/scores",
@@ -277,8 +277,27 @@ def test_booleans_given_as_numbers_or_strings_are_rejected(client, path, body, f
     ],
 )
 def test_integers_given_as_strings_or_booleans_are_rejected(client, path, body, field):
-    found = problem(client.post(path, json=body), 422)
+    found = problem(client.post(path, json=body), 422, "validation-error")
     assert field in found["errors"], found["errors"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/match-decisions", {**VALID["/v1/match-decisions"], "scores": [17.0, 12]}),
+        ("/v1/rounds", {**VALID["/v1/rounds"], "dealer": 0.0, "players": 2.0}),
+        ("/v1/rounds", {**VALID["/v1/rounds"], "rules": {"profile": "chkobba", "options": {"target": 11.0}}}),
+        ("/v1/rounds", {**{k: v for k, v in VALID["/v1/rounds"].items() if k != "deck"}, "seed": 42.0}),
+        ("/v1/rounds/replay", {**VALID["/v1/rounds/replay"], "dealer": 0.0}),
+    ],
+)
+def test_whole_numbers_written_with_a_fraction_of_zero_are_integers(client, path, body):
+    """JSON has one kind of number, and JSON Schema (so the contract) counts 2.0 as the integer 2:
+    the answer is the one the same body with 2 gets."""
+    as_ints = json.loads(json.dumps(body), parse_float=lambda text: int(float(text)))
+    got, expected = client.post(path, json=body), client.post(path, json=as_ints)
+    assert got.status_code == expected.status_code == 200, got.get_json()
+    assert got.get_json() == expected.get_json()
 
 
 @pytest.mark.parametrize(

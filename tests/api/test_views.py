@@ -157,8 +157,8 @@ def test_a_finished_round_view(client):
 # ---- problems ---------------------------------------------------------------------------------------
 
 
-def test_a_seat_beyond_the_players_of_the_state_is_invalid_input(client):
-    body = problem(view(client, state=STATE, seat=2), 422, "invalid-input")
+def test_a_seat_beyond_the_players_of_the_state_is_no_such_seat(client):
+    body = problem(view(client, state=STATE, seat=2), 422, "no-such-seat")
     assert "seat" in body["errors"]
 
 

@@ -28,7 +28,10 @@ CONTRACT_OPERATIONS = {
 
 
 def test_committed_spec_equals_the_generated_one() -> None:
-    assert COMMITTED == spec_module.render(), "openapi.yaml is stale: run `make openapi`"
+    built = spec_module.build()
+    assert COMMITTED == spec_module.render(built), "openapi.yaml is stale: run `make openapi`"
+    committed_json = SPEC_PATH.with_suffix(".json").read_text(encoding="utf-8")
+    assert committed_json == spec_module.render_json(built), "openapi.json is stale: run `make openapi`"
 
 
 def test_spec_is_valid_openapi_3_1() -> None:
@@ -49,8 +52,16 @@ def test_every_contract_operation_has_its_id_method_and_path() -> None:
 
 def test_the_service_serves_the_committed_spec() -> None:
     response = create_app({"TESTING": True}).test_client().get("/openapi.yaml")
-    assert response.status_code == 200
+    assert response.status_code == 200 and response.mimetype == "application/yaml"
     assert response.get_data(as_text=True) == COMMITTED
+
+
+def test_the_service_serves_the_same_spec_as_json() -> None:
+    client = create_app({"TESTING": True}).test_client()
+    for _ in range(2):  # converted on first use, then kept
+        response = client.get("/openapi.json")
+        assert response.status_code == 200 and response.mimetype == "application/json"
+        assert response.get_json() == DOCUMENT
 
 
 def _resolver_schema(schema: dict[str, Any]) -> dict[str, Any]:

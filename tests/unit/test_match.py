@@ -225,7 +225,7 @@ def test_option_the_profile_lacks_is_refused(profile: str, option: str) -> None:
         ("primiera", 0),
         ("ties_to_last_capturer", "yes"),
         ("target", "21"),
-        ("target", 21.0),
+        ("target", 21.5),
         ("target", True),
         ("target", None),
     ],

@@ -177,12 +177,25 @@ def test_a_view_of_a_redeal_shows_its_own_hand_only():
         check_view(state, seat)
 
 
-@pytest.mark.parametrize("seat", [-1, 2, 4, True, False, 1.0, "0", None])
-def test_a_seat_outside_the_round_is_invalid_input(seat):
+@pytest.mark.parametrize("seat", [-1, 2, 4, 2.0])
+def test_a_seat_outside_the_round_is_no_such_seat(seat):
+    state, _ = deal_round("scopa", 2, 0, deck=CODES)
+    with pytest.raises(InvalidInput) as caught:
+        seat_view(state, seat)
+    assert caught.value.code == "no-such-seat" and caught.value.field == "seat"
+
+
+@pytest.mark.parametrize("seat", [True, False, 0.5, "0", None])
+def test_a_seat_that_is_no_whole_number_is_invalid_input(seat):
     state, _ = deal_round("scopa", 2, 0, deck=CODES)
     with pytest.raises(InvalidInput) as caught:
         seat_view(state, seat)
     assert caught.value.code == "invalid-input" and caught.value.field == "seat"
+
+
+def test_a_seat_written_with_a_zero_fraction_is_that_seat():
+    state, _ = deal_round("scopa", 2, 0, deck=CODES)
+    assert seat_view(state, 1.0) == seat_view(state, 1)
 
 
 def test_a_view_is_a_value_over_the_state():

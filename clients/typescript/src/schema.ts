@@ -45,6 +45,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This contract, as JSON
+         * @description The same OpenAPI 3.1 document as `/openapi.yaml`, for tools that read only JSON.
+         */
+        get: operations["getOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -319,54 +339,71 @@ export interface components {
          */
         Card: "AD" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "JD" | "QD" | "KD" | "AH" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "JH" | "QH" | "KH" | "AS" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "JS" | "QS" | "KS" | "AC" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "JC" | "QC" | "KC";
         /**
+         * @description A rules profile, with its default options.
+         * @enum {string}
+         */
+        ProfileId: "chkobba" | "chkobba-crp" | "scopa";
+        /** @description The options of chkobba; each one left out takes its default. */
+        ChkobbaOptions: {
+            /**
+             * @description Points that end the match (RULES.md §8).
+             * @default 21
+             */
+            target?: number;
+        };
+        /** @description chkobba with options. */
+        ChkobbaRules: {
+            /** @constant */
+            profile: "chkobba";
+            options?: components["schemas"]["ChkobbaOptions"];
+        };
+        /** @description The options of chkobba-crp; each one left out takes its default. */
+        ChkobbaCrpOptions: {
+            /**
+             * @description Points that end the match (RULES.md §8).
+             * @default 11
+             */
+            target?: number;
+            /**
+             * @description J, Q and K may capture sums, not only by match (004).
+             * @default false
+             */
+            face_sums?: boolean;
+            /**
+             * @description A tie at the top in cards or diamonds goes to the last capturer, if tied (004).
+             * @default false
+             */
+            ties_to_last_capturer?: boolean;
+            /**
+             * @description Score the Italian primiera point (004, rarely played).
+             * @default false
+             */
+            primiera?: boolean;
+        };
+        /** @description chkobba-crp with options. */
+        ChkobbaCrpRules: {
+            /** @constant */
+            profile: "chkobba-crp";
+            options?: components["schemas"]["ChkobbaCrpOptions"];
+        };
+        /** @description The options of scopa; each one left out takes its default. */
+        ScopaOptions: {
+            /** @description Without a target the match is one round; with one, a match to that total. */
+            target?: number;
+        };
+        /** @description scopa with options. */
+        ScopaRules: {
+            /** @constant */
+            profile: "scopa";
+            options?: components["schemas"]["ScopaOptions"];
+        };
+        /**
          * @description A profile id, or a profile with options. An option the profile lacks is an error.
          * @example chkobba
          */
-        Rules: ("chkobba" | "chkobba-crp" | "scopa") | {
-            /** @constant */
-            profile: "chkobba";
-            options?: {
-                /**
-                 * @description Points that end the match (RULES.md §8).
-                 * @default 21
-                 */
-                target?: number;
-            };
-        } | {
-            /** @constant */
-            profile: "chkobba-crp";
-            options?: {
-                /**
-                 * @description Points that end the match (RULES.md §8).
-                 * @default 11
-                 */
-                target?: number;
-                /**
-                 * @description J, Q and K may capture sums, not only by match (004).
-                 * @default false
-                 */
-                face_sums?: boolean;
-                /**
-                 * @description A tie at the top in cards or diamonds goes to the last capturer, if tied (004).
-                 * @default false
-                 */
-                ties_to_last_capturer?: boolean;
-                /**
-                 * @description Score the Italian primiera point (004, rarely played).
-                 * @default false
-                 */
-                primiera?: boolean;
-            };
-        } | {
-            /** @constant */
-            profile: "scopa";
-            options?: {
-                /** @description Without a target the match is one round; with one, a match to that total. */
-                target?: number;
-            };
-        };
+        Rules: components["schemas"]["ProfileId"] | components["schemas"]["ChkobbaRules"] | components["schemas"]["ChkobbaCrpRules"] | components["schemas"]["ScopaRules"];
         /**
-         * @description Seed of the portable shuffle: a string, or a whole number taken as its decimal text.
+         * @description Seed of the portable shuffle: a string, or a whole number taken as its decimal text (`-9223372036854775808` to `9223372036854775807`, the signed 64-bit range of most languages; send larger numbers as strings, which give the same deck: `"18446744073709551615"`).
          * @example chkobba
          */
         Seed: string | number;
@@ -377,8 +414,7 @@ export interface components {
         CardMoves: {
             card: components["schemas"]["Card"];
             value: number;
-            /** @enum {string} */
-            kind: "match" | "sum" | "none";
+            kind: components["schemas"]["CaptureKind"];
             /** @description Every legal capture. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
             options: components["schemas"]["CaptureOption"][];
         };
@@ -387,8 +423,11 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description Stable machine code of the problem. */
-            code: string;
+            /**
+             * @description Stable machine code of the problem (README, "Problem codes").
+             * @enum {string}
+             */
+            code: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "not-acceptable" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
             /** @description Validation messages per field path (dot-separated). */
             errors?: {
                 [key: string]: string[];
@@ -419,8 +458,7 @@ export interface components {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
-            /** @enum {string} */
-            phase: "cut" | "play" | "redeal" | "over";
+            phase: components["schemas"]["Phase"];
             turn: number | null;
             hands: components["schemas"]["Card"][][];
             table: components["schemas"]["Card"][];
@@ -429,28 +467,14 @@ export interface components {
             sweeps: number[];
             last_capturer: number | null;
         };
-        HintsRequest: {
-            state?: components["schemas"]["RoundState"];
-            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
-            state_token?: string;
-            /** @description When given, must be the seat to move. */
-            seat?: number;
-            /**
-             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
-             * @default 20
-             */
-            limit?: number;
-        } & (unknown | unknown);
+        HintsRequest: components["schemas"]["PlainHintsRequest"] | components["schemas"]["SealedHintsRequest"];
         HintMove: {
             /** @description Phase play: the card to play. */
             card?: components["schemas"]["Card"];
             /** @description Phase play: the table cards it takes, [] when the card is laid. */
             capture?: components["schemas"]["Card"][];
-            /**
-             * @description Phase cut.
-             * @enum {string}
-             */
-            cut?: "keep" | "table";
+            /** @description Phase cut. */
+            cut?: components["schemas"]["Cut"];
         };
         Hint: {
             /** @description A move playRound accepts as it is. */
@@ -467,15 +491,11 @@ export interface components {
             moves: components["schemas"]["Hint"][];
             /** @description How many legal moves the seat has, listed in `moves` or not. */
             move_count: number;
-            /**
-             * @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget.
-             * @enum {string|null}
-             */
-            shortened_by: "steps" | "time" | null;
+            /** @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget. */
+            shortened_by: ("steps" | "time") | null;
         };
         DecisionClaim: {
-            /** @enum {string} */
-            outcome: "continue" | "won" | "tiebreak" | "draw";
+            outcome: components["schemas"]["Outcome"];
             winner: number | null;
         };
         MatchRequest: {
@@ -492,8 +512,7 @@ export interface components {
         };
         MatchResponse: {
             scores: number[];
-            /** @enum {string} */
-            outcome: "continue" | "won" | "tiebreak" | "draw";
+            outcome: components["schemas"]["Outcome"];
             winner: number | null;
             target: number | null;
             valid?: boolean;
@@ -514,8 +533,7 @@ export interface components {
         };
         MoveResponse: {
             card: components["schemas"]["Card"];
-            /** @enum {string} */
-            kind: "match" | "sum" | "none";
+            kind: components["schemas"]["CaptureKind"];
             /** @description The played card and the cards taken. */
             captured: components["schemas"]["Card"][];
             taken: components["schemas"]["Card"][];
@@ -530,11 +548,8 @@ export interface components {
             /** @description The deck after shuffling and cutting, top first. */
             deck?: components["schemas"]["Card"][];
             seed?: components["schemas"]["Seed"];
-            /**
-             * @description chkobba only.
-             * @enum {string}
-             */
-            cut?: "keep" | "table";
+            /** @description chkobba only. */
+            cut?: components["schemas"]["Cut"];
             /**
              * @description Answer with an opaque state_token and one view per seat instead of the state.
              * @default false
@@ -549,8 +564,7 @@ export interface components {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
-            /** @enum {string} */
-            phase: "cut" | "play" | "redeal" | "over";
+            phase: components["schemas"]["Phase"];
             turn: number | null;
             /** @description This seat's hand, and no other. */
             hand: components["schemas"]["Card"][];
@@ -566,39 +580,14 @@ export interface components {
             /** @description Phase cut, the cutter's view only: the card drawn. */
             cut_card?: components["schemas"]["Card"];
         };
-        DealResponse: {
-            /** @description Without sealed. */
-            state?: components["schemas"]["RoundState"];
-            /** @description The deck dealt, top first; never with sealed, as it reveals every card. */
-            deck?: components["schemas"]["Card"][];
-            /** @description With sealed: true, instead of state. */
-            state_token?: string;
-            /** @description With sealed: one view per seat. */
-            views?: components["schemas"]["SeatView"][];
-        };
-        MoveInput: {
-            card?: components["schemas"]["Card"];
-            capture?: components["schemas"]["Card"][] | null;
-            /** @enum {string} */
-            cut?: "keep" | "table";
-            /** @description When given, must be the seat whose turn it is. */
-            seat?: number;
-        } & (unknown | unknown);
-        PlayRequest: {
-            state?: components["schemas"]["RoundState"];
-            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
-            state_token?: string;
-            move: components["schemas"]["MoveInput"];
-            /** @description Sealed answers only: give this seat's view alone, for a client that plays that seat. */
-            viewer?: number;
-        } & (unknown | unknown);
+        DealResponse: components["schemas"]["PlainDeal"] | components["schemas"]["SealedDeal"];
+        MoveInput: components["schemas"]["PlayMove"] | components["schemas"]["CutMove"];
+        PlayRequest: components["schemas"]["PlainPlayRequest"] | components["schemas"]["SealedPlayRequest"];
         Event: {
             seat: number;
             card?: components["schemas"]["Card"];
-            /** @enum {string} */
-            cut?: "keep" | "table";
-            /** @enum {string} */
-            kind?: "match" | "sum" | "none";
+            cut?: components["schemas"]["Cut"];
+            kind?: components["schemas"]["CaptureKind"];
             captured?: components["schemas"]["Card"][];
             sweep?: boolean;
             /** @description Every hand was empty: 3 more cards each. */
@@ -617,25 +606,13 @@ export interface components {
             primiera: number;
             total: number;
         };
-        PlayResponse: {
-            /** @description When the request gave a plain state. */
-            state?: components["schemas"]["RoundState"];
-            /** @description When the request gave a state_token. */
-            state_token?: string;
-            /** @description With a state_token: one per seat. */
-            views?: components["schemas"]["SeatView"][];
-            event: components["schemas"]["Event"];
-            breakdown: components["schemas"]["ScoreLine"][] | null;
-            /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
-            next_dealer: number | null;
-        };
+        PlayResponse: components["schemas"]["PlainPlayResponse"] | components["schemas"]["SealedPlayResponse"];
         ReplayRequest: {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
             deck: components["schemas"]["Card"][];
-            /** @enum {string} */
-            cut?: "keep" | "table";
+            cut?: components["schemas"]["Cut"];
             moves: components["schemas"]["MoveInput"][];
             claimed?: components["schemas"]["ScoreLine"][];
         };
@@ -643,8 +620,7 @@ export interface components {
             index: number;
             seat: number | null;
             card?: components["schemas"]["Card"];
-            /** @enum {string} */
-            cut?: "keep" | "table";
+            cut?: components["schemas"]["Cut"];
             /** @enum {string} */
             verdict: "legal" | "illegal";
             code?: string;
@@ -681,12 +657,7 @@ export interface components {
             next_dealer: number | null;
             claim?: components["schemas"]["ClaimVerdict"];
         };
-        ViewRequest: {
-            state?: components["schemas"]["RoundState"];
-            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
-            state_token?: string;
-            seat: number;
-        } & (unknown | unknown);
+        ViewRequest: components["schemas"]["PlainViewRequest"] | components["schemas"]["SealedViewRequest"];
         ViewResponse: {
             view: components["schemas"]["SeatView"];
         };
@@ -750,12 +721,7 @@ export interface components {
             sixes: number;
             seven_of_diamonds: boolean;
         };
-        SideInput: {
-            /** @description The side's pile: every card it captured. */
-            captured?: components["schemas"]["Card"][];
-            counts?: components["schemas"]["CountsInput"];
-            sweeps: number;
-        } & (unknown | unknown);
+        SideInput: components["schemas"]["SideWithPile"] | components["schemas"]["SideWithCounts"];
         ScoreRequest: {
             rules: components["schemas"]["Rules"];
             sides: components["schemas"]["SideInput"][];
@@ -768,6 +734,105 @@ export interface components {
             valid?: boolean;
             discrepancies?: components["schemas"]["ScoreDiscrepancy"][];
         };
+        SideWithPile: {
+            /** @description The side's pile: every card it captured. */
+            captured: components["schemas"]["Card"][];
+            sweeps: number;
+        };
+        SideWithCounts: {
+            counts: components["schemas"]["CountsInput"];
+            sweeps: number;
+        };
+        PlayMove: {
+            card: components["schemas"]["Card"];
+            capture?: components["schemas"]["Card"][] | null;
+            /** @description When given, must be the seat whose turn it is. */
+            seat?: number;
+        };
+        CutMove: {
+            cut: components["schemas"]["Cut"];
+            /** @description When given, must be the seat whose turn it is. */
+            seat?: number;
+        };
+        PlainPlayRequest: {
+            state: components["schemas"]["RoundState"];
+            move: components["schemas"]["MoveInput"];
+        };
+        SealedPlayRequest: {
+            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
+            state_token: string;
+            move: components["schemas"]["MoveInput"];
+            /** @description Sealed answers only: give this seat's view alone, for a client that plays that seat. */
+            viewer?: number;
+        };
+        PlainViewRequest: {
+            state: components["schemas"]["RoundState"];
+            seat: number;
+        };
+        SealedViewRequest: {
+            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
+            state_token: string;
+            seat: number;
+        };
+        PlainHintsRequest: {
+            state: components["schemas"]["RoundState"];
+            /** @description When given, must be the seat to move. */
+            seat?: number;
+            /**
+             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
+             * @default 20
+             */
+            limit?: number;
+        };
+        SealedHintsRequest: {
+            /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
+            state_token: string;
+            /** @description When given, must be the seat to move. */
+            seat?: number;
+            /**
+             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
+             * @default 20
+             */
+            limit?: number;
+        };
+        PlainDeal: {
+            /** @description Without sealed. */
+            state: components["schemas"]["RoundState"];
+            /** @description The deck dealt, top first; never with sealed, as it reveals every card. */
+            deck: components["schemas"]["Card"][];
+        };
+        SealedDeal: {
+            /** @description With sealed: true, instead of state. */
+            state_token: string;
+            /** @description With sealed: one view per seat. */
+            views: components["schemas"]["SeatView"][];
+        };
+        PlainPlayResponse: {
+            /** @description When the request gave a plain state. */
+            state: components["schemas"]["RoundState"];
+            event: components["schemas"]["Event"];
+            breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
+            next_dealer: number | null;
+        };
+        SealedPlayResponse: {
+            /** @description When the request gave a state_token. */
+            state_token: string;
+            /** @description With a state_token: one per seat. */
+            views: components["schemas"]["SeatView"][];
+            event: components["schemas"]["Event"];
+            breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
+            next_dealer: number | null;
+        };
+        /** @enum {string} */
+        Cut: "keep" | "table";
+        /** @enum {string} */
+        CaptureKind: "match" | "sum" | "none";
+        /** @enum {string} */
+        Phase: "cut" | "play" | "redeal" | "over";
+        /** @enum {string} */
+        Outcome: "continue" | "won" | "tiebreak" | "draw";
     };
     responses: never;
     parameters: never;
@@ -793,6 +858,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Any other problem (404, 405 with `Allow`, ...). */
@@ -824,6 +898,53 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem (404, 405 with `Allow`, ...). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Any other problem (404, 405 with `Allow`, ...). */
             default: {
                 headers: {
@@ -850,7 +971,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": Record<string, never>;
+                    "application/yaml": string;
+                };
+            };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Any other problem (404, 405 with `Allow`, ...). */
@@ -889,6 +1019,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Any other problem (404, 405 with `Allow`, ...). */
@@ -1470,6 +1609,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RulesetsResponse"];
+                };
+            };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Any other problem (404, 405 with `Allow`, ...). */
