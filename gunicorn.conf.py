@@ -67,6 +67,14 @@ metrics_dir = os.environ.setdefault(
 
 
 def on_starting(server):
+    # A wrong CHKOBBA_CORS_ORIGINS stops the start here, with one line, rather than each worker's boot
+    # with a traceback. (Here rather than above: only now is the service's directory on sys.path.)
+    from service.api.cors import origins_from
+
+    try:
+        origins_from(os.environ.get("CHKOBBA_CORS_ORIGINS"))
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     # Files left by an earlier run would be counted again: start from an empty directory.
     shutil.rmtree(metrics_dir, ignore_errors=True)
     os.makedirs(metrics_dir, exist_ok=True)

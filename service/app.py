@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from service.api import adjudication, hints, operational, problems, rounds
+from service.api import adjudication, cors, hints, operational, problems, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
 from service.api.sealing import Sealer
 from service.ops import observe
@@ -22,6 +22,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("CHKOBBA")
     if config:
         app.config.update(config)
+    cors_origins = cors.origins_from(app.config.get("CORS_ORIGINS"))  # CHKOBBA_CORS_ORIGINS
     sealer = Sealer.from_config(app.config)
     if sealer.ephemeral and not app.testing:
         app.logger.warning(
@@ -35,5 +36,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(hints.bp)
     app.register_blueprint(operational.bp)
     app.register_blueprint(web_bp)
+    cors.install(app, cors_origins)
     observe.install(app, ENDPOINT_TO_OPERATION)
     return app

@@ -26,6 +26,10 @@ _STATUSES = {f"{code} {phrase.upper()}": code for code, phrase in HTTP_STATUS_CO
 observe = metrics.observe
 ERROR_KEY = "chkobba.error"
 ENDPOINT_KEY = "chkobba.endpoint"  # Flask empties environ["werkzeug.request"] when it is done
+# An OPTIONS request is answered by Flask (and, for a CORS preflight, flask-cors) without the view
+# of its path: counted and logged under one of these, never as the operation it asks about.
+PREFLIGHT = "preflight"  # a CORS preflight: OPTIONS with Origin and Access-Control-Request-Method
+OPTIONS = "options"  # any other OPTIONS
 
 
 class Observed:
@@ -33,10 +37,14 @@ class Observed:
         self.app, self.log, self.operations = app, log, operations
 
     def operation_of(self, environ: dict[str, Any]) -> str:
-        """The operation a request reached (its operationId, or the endpoint of a page), or "unmatched"."""
+        """The operation a request reached (its operationId, or the endpoint of a page), "unmatched",
+        or for an OPTIONS request to a path that exists, ``PREFLIGHT`` or ``OPTIONS``."""
         endpoint: str | None = environ.get(ENDPOINT_KEY)
         if endpoint is None:
             return "unmatched"
+        if environ.get("REQUEST_METHOD") == "OPTIONS":
+            preflight = "HTTP_ORIGIN" in environ and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in environ
+            return PREFLIGHT if preflight else OPTIONS
         return self.operations.get(endpoint, endpoint)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:

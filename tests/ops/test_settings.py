@@ -71,3 +71,22 @@ def test_a_setting_out_of_range_stops_the_start_with_its_name(name: str, value: 
     assert done.returncode != 0
     assert f"{name} must be {says}" in done.stderr + done.stdout, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("origins", ["example.com", "http://a/path", "*,http://a"])
+def test_a_wrong_cors_origins_stops_the_start_with_one_line(origins: str) -> None:
+    """Checked by gunicorn's master as it starts (gunicorn.conf.py), before any worker boots: one
+    line, where each worker would otherwise print a traceback."""
+    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}", CHKOBBA_CORS_ORIGINS=origins)
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if "CHKOBBA_CORS_ORIGINS" in line]
+    assert len(lines) == 1 and repr(origins) in lines[0], done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
