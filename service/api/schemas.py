@@ -522,16 +522,12 @@ class HintsRequest(OneOfFields):
     )
 
 
-class HintMoveOut(Schema):
-    card = CardField(metadata={"description": "Phase play: the card to play."})
-    capture = fields.List(
-        CardField(), metadata={"description": "Phase play: the table cards it takes, [] when the card is laid."}
-    )
-    cut = fields.String(validate=validate.OneOf(["keep", "table"]), metadata={"description": "Phase cut."})
-
-
 class HintOut(Schema):
-    move = fields.Nested(HintMoveOut, required=True, metadata={"description": "A move playRound accepts as it is."})
+    move = fields.Nested(
+        MoveInput,
+        required=True,
+        metadata={"description": "A move playRound accepts as it is: in phase play, its card and capture."},
+    )
     score = fields.Float(
         required=True,
         metadata={
