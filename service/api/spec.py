@@ -225,6 +225,7 @@ def build() -> dict[str, Any]:
     for name, members in NAMED_ENUMS.items():
         schemas[name] = {"type": "string", "enum": members}
     document["paths"] = _named_enums(document["paths"])
+    _card_sets(schemas)
     return {"openapi": document.pop("openapi"), **document}
 
 
@@ -290,6 +291,18 @@ NAMED_ENUMS = {
     "Phase": [p.value for p in Phase],
     "Outcome": [o.value for o in Outcome],
 }
+
+
+def _card_sets(node: Any) -> None:
+    """Every list of cards holds each card once (a card is in one place at a time): uniqueItems."""
+    if isinstance(node, list):
+        for item in node:
+            _card_sets(item)
+    elif isinstance(node, dict):
+        if node.get("type") == "array" and node.get("items") == {"$ref": "#/components/schemas/Card"}:
+            node["uniqueItems"] = True
+        for value in node.values():
+            _card_sets(value)
 
 
 def _named_enums(node: Any) -> Any:
