@@ -74,7 +74,7 @@ run: install
 # Regenerate the committed contract from the schemas and the operation registry, and the
 # TypeScript client's types from the contract.
 openapi: install
-	$(BIN)/python -m service.api.spec openapi.yaml
+	$(BIN)/python -m service.contract
 	cd $(TS_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent generate
 
 # Rewrite the README's API examples with the service's real answers.

@@ -1,17 +1,15 @@
-"""Builds ``openapi.yaml`` from the operation registry and the marshmallow schemas.
+"""Builds the contract from the operation registry and the marshmallow schemas.
 
-The committed files are generated, never edited: ``python -m service.api.spec openapi.yaml`` writes
-it and ``openapi.json``. A test fails when a committed file differs from what this module produces. Response examples
-are the service's real answers to the request examples.
+The committed files are generated, never edited: ``python -m service.contract`` (``make openapi``)
+writes ``openapi.yaml`` and ``openapi.json``, and a test fails when they differ from what this
+module produces. Response examples are the service's real answers to the request examples.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import sys
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -180,10 +178,9 @@ def _without_tokens(value: Any) -> Any:
     return value
 
 
-def build() -> dict[str, Any]:
-    from service.app import create_app  # registers every operation
-
-    client = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+def build(client: FlaskClient) -> dict[str, Any]:
+    """The contract of the operations registered, with ``client`` (the whole app's test client)
+    answering the examples."""
     spec = APISpec(
         title="Chkobba referee",
         version=VERSION,
@@ -369,20 +366,12 @@ _Dumper.add_representer(str, _text)
 _Dumper.add_representer(list, _list)
 
 
-def render(document: dict[str, Any] | None = None) -> str:
-    text: str = yaml.dump(document or build(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
+def render(document: dict[str, Any]) -> str:
+    text: str = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
     return text
 
 
-def render_json(document: dict[str, Any] | None = None) -> str:
+def render_json(document: dict[str, Any]) -> str:
     """The same document as JSON (served as /openapi.json, read by the /docs page), committed beside
     the YAML so that no worker parses YAML to serve it."""
-    return json.dumps(document or build(), ensure_ascii=False, indent=1) + "\n"
-
-
-if __name__ == "__main__":
-    # Written to the named files, not stdout: the examples run the app, which may log to stdout.
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "openapi.yaml")
-    built = build()
-    target.write_text(render(built), encoding="utf-8")
-    target.with_suffix(".json").write_text(render_json(built), encoding="utf-8")
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

@@ -1,5 +1,5 @@
-"""The layers import in one direction: the rules core only the standard library, service/ops
-nothing of the layers above it (service.api, service.web, service.app)."""
+"""The layers import in one direction: app → api → (rules, strategy, ops), and the app → web; the
+rules core imports only the standard library, and no package imports a layer above it."""
 
 import ast
 import pathlib
@@ -43,12 +43,37 @@ def imported_modules(path: pathlib.Path) -> list[str]:
     return names
 
 
-def test_ops_imports_no_layer_above_it() -> None:
-    above = ("service.api", "service.web", "service.app")
-    offenders = [
-        f"{path.name}: {name}"
-        for path in sorted((SERVICE / "ops").glob("*.py"))
-        for name in imported_modules(path)
-        if name == "service" or name.startswith(above)
-    ]
+# What each package of service/ may import of the others (itself always). The top-level modules,
+# service/app.py and service/contract.py, are the app layer, above everything.
+ALLOWED = {
+    "rules": set(),
+    "strategy": {"rules"},
+    "ops": set(),
+    "api": {"rules", "strategy", "ops"},
+    "web": set(),
+}
+
+
+def _layer(name: str) -> str | None:
+    parts = name.split(".")
+    if parts[0] != "service":
+        return None
+    if len(parts) == 1 or parts[1] not in ALLOWED:
+        return "app"  # service itself, service.app, service.contract
+    return parts[1]
+
+
+def test_every_package_imports_only_the_layers_below_it() -> None:
+    offenders = []
+    for package, allowed in ALLOWED.items():
+        for path in sorted((SERVICE / package).rglob("*.py")):
+            for name in imported_modules(path):
+                layer = _layer(name)
+                if layer is not None and layer != package and layer not in allowed:
+                    offenders.append(f"{path.relative_to(SERVICE)}: {name}")
     assert offenders == []
+
+
+def test_the_layer_table_knows_every_package() -> None:
+    packages = {p.name for p in SERVICE.iterdir() if (p / "__init__.py").exists()}
+    assert packages <= set(ALLOWED), packages - set(ALLOWED)

@@ -1,0 +1,28 @@
+"""Writes the contract, ``openapi.yaml`` and ``openapi.json``, from the app's operations and schemas:
+``python -m service.contract [DIRECTORY]`` (``make openapi``). Written to files, not stdout: the
+examples run the app, which may log to stdout."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from service.api import spec
+from service.app import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build() -> dict[str, Any]:
+    return spec.build(create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client())
+
+
+def write(directory: Path = ROOT) -> None:
+    document = build()
+    (directory / "openapi.yaml").write_text(spec.render(document), encoding="utf-8")
+    (directory / "openapi.json").write_text(spec.render_json(document), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT)
