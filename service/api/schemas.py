@@ -13,16 +13,20 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.ops.problems import CODES
-from service.rules import CATEGORIES, REASONS, Outcome, Phase
+from service.rules import CATEGORIES, DECK, REASONS, CaptureKind, Cut, Outcome, Phase
+from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
+from service.rules.replay import MAX_MOVES
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
+from .sealing import MAX_TOKEN_CHARS
 
-MAX_HAND = 3
-MAX_CARDS = 40
-MAX_MOVES = 64
+MAX_HAND = HAND_SIZE
+MAX_CARDS = len(DECK)
+CUTS = [cut.value for cut in Cut]
+CAPTURE_KINDS = [kind.value for kind in CaptureKind]
 SIDES = validate.Length(min=2, max=3)
 
 
@@ -171,7 +175,7 @@ class DealRequest(Schema):
     dealer = Seat(required=True)
     deck = Cards(min_items=MAX_CARDS, metadata={"description": "The deck after shuffling and cutting, top first."})
     seed = SeedField()
-    cut = fields.String(validate=validate.OneOf(["keep", "table"]), metadata={"description": "chkobba only."})
+    cut = fields.String(validate=validate.OneOf(CUTS), metadata={"description": "chkobba only."})
     sealed = Bool(
         load_default=False,
         metadata={"description": "Answer with an opaque state_token and one view per seat instead of the state."},
@@ -196,7 +200,7 @@ class MoveInput(OneOfFields):
     variants = {"card": ("PlayMove", ("capture",)), "cut": ("CutMove", ())}
     card = CardField()
     capture = Cards(max_items=MAX_CARDS - 1, allow_none=True)
-    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    cut = fields.String(validate=validate.OneOf(CUTS))
     seat = Seat(metadata={"description": "When given, must be the seat whose turn it is."})
 
 
@@ -221,7 +225,7 @@ TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it
 class PlayRequest(OneOfFields):
     variants = {"state": ("PlainPlayRequest", ()), "state_token": ("SealedPlayRequest", ("viewer",))}
     state = fields.Nested(RoundStateSchema)
-    state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
+    state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     move = fields.Nested(MoveInput, required=True)
     viewer = Seat(metadata=VIEWER)
 
@@ -234,7 +238,7 @@ class PlayRequest(OneOfFields):
 class ViewRequest(OneOfFields):
     variants = {"state": ("PlainViewRequest", ()), "state_token": ("SealedViewRequest", ())}
     state = fields.Nested(RoundStateSchema)
-    state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
+    state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     seat = Seat(required=True)
 
 
@@ -243,7 +247,7 @@ class ReplayRequest(Schema):
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
     dealer = Seat(required=True)
     deck = Cards(required=True, min_items=MAX_CARDS)
-    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    cut = fields.String(validate=validate.OneOf(CUTS))
     moves = Moves(required=True, max_items=MAX_MOVES)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
 
@@ -265,7 +269,7 @@ HUGE_CAPTURES = (
 class CardMovesOut(Schema):
     card = CardField(required=True)
     value = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["match", "sum", "none"]))
+    kind = fields.String(required=True, validate=validate.OneOf(CAPTURE_KINDS))
     options = fields.List(
         fields.Nested(CaptureOptionOut),
         required=True,
@@ -279,7 +283,7 @@ class CapturesResponse(Schema):
 
 class MoveResponse(Schema):
     card = CardField(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["match", "sum", "none"]))
+    kind = fields.String(required=True, validate=validate.OneOf(CAPTURE_KINDS))
     captured = fields.List(CardField(), required=True, metadata={"description": "The played card and the cards taken."})
     taken = fields.List(CardField(), required=True)
     sweep = fields.Boolean(required=True)
@@ -357,8 +361,8 @@ class ViewResponse(Schema):
 class EventOut(Schema):
     seat = fields.Integer(required=True)
     card = CardField()
-    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
-    kind = fields.String(validate=validate.OneOf(["match", "sum", "none"]))
+    cut = fields.String(validate=validate.OneOf(CUTS))
+    kind = fields.String(validate=validate.OneOf(CAPTURE_KINDS))
     captured = fields.List(CardField())
     sweep = fields.Boolean()
     dealt = fields.Boolean(required=True, metadata={"description": "Every hand was empty: 3 more cards each."})
@@ -393,7 +397,7 @@ class MoveVerdictOut(Schema):
     index = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
     card = CardField()
-    cut = fields.String(validate=validate.OneOf(["keep", "table"]))
+    cut = fields.String(validate=validate.OneOf(CUTS))
     verdict = fields.String(required=True, validate=validate.OneOf(["legal", "illegal"]))
     code = fields.String()
     reason = fields.String()
@@ -509,7 +513,7 @@ MAX_HINTS_LIMIT = 100
 class HintsRequest(OneOfFields):
     variants = {"state": ("PlainHintsRequest", ()), "state_token": ("SealedHintsRequest", ())}
     state = fields.Nested(RoundStateSchema)
-    state_token = fields.String(validate=validate.Length(min=1, max=8192), metadata=TOKEN)
+    state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     seat = Seat(metadata={"description": "When given, must be the seat to move."})
     limit = StrictInt(
         load_default=HINTS_LIMIT,

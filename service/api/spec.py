@@ -24,7 +24,7 @@ from service.rules.shuffle import SEED_MAX, SEED_MIN
 
 from .fields import CardList, Moves, Referenced
 from .operations import OPERATIONS, Operation
-from .schemas import WITH_VARIANTS, DealRequest, ProblemOut
+from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, DealRequest, ProblemOut
 
 VERSION = metadata.version("chkobba-referee")
 DESCRIPTION = """\
@@ -283,8 +283,8 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
 # Closed sets used in several places, each a named enum (one type in a generated client, not one
 # per field): the components' names and their values.
 NAMED_ENUMS = {
-    "Cut": ["keep", "table"],
-    "CaptureKind": ["match", "sum", "none"],
+    "Cut": CUTS,
+    "CaptureKind": CAPTURE_KINDS,
     "Phase": [p.value for p in Phase],
     "Outcome": [o.value for o in Outcome],
 }
