@@ -22,13 +22,14 @@ from service.rules import (
     parse_cards,
     score_round,
 )
+from service.rules.cards import codes
 from service.rules.errors import MoveError
 
 from . import examples, schemas
 from .io import answer, body
 from .operations import Operation, operation
 from .problems import Problem
-from .render import breakdown_json, captures_json, codes, ruleset_json
+from .render import breakdown_json, captures_json, ruleset_json
 
 bp = Blueprint("adjudication", __name__)
 

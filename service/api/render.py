@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from service.rules import Captures, Card, MoveVerdict, Profile, SideScore
+from service.rules import Captures, MoveVerdict, Profile, SideScore
 from service.rules.replay import verdicts_to_json
-
-
-def codes(cards: Iterable[Card]) -> list[str]:
-    return [c.code for c in cards]
 
 
 def captures_json(captures: Captures) -> dict[str, Any]:

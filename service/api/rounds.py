@@ -19,13 +19,14 @@ from service.rules import (
     seat_view,
     validate,
 )
+from service.rules.cards import codes
 from service.rules.errors import MoveError
 from service.rules.seat_view import views_json
 
 from . import examples, schemas
 from .io import answer, body
 from .operations import Operation, operation
-from .render import breakdown_json, codes, verdicts_json
+from .render import breakdown_json, verdicts_json
 from .sealing import Sealer
 
 bp = Blueprint("rounds", __name__)
