@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .cards import Card, CardLike, card_of, check_disjoint, distinct_cards, parse_cards
 from .errors import InvalidInput
 from .profiles import Rules, RulesLike
-from .records import record
+from .tuples import new_tuple
 
 HAND_SIZE = 3
 
@@ -138,17 +138,17 @@ def captures_of(
     value = value_of[card]
     if len(table) < 2:  # no sum: two cards at least make one (§4.2); a match (which sweeps) or nothing
         if table and value_of[table[0]] == value:
-            return record(Captures, (card, value, _MATCH, ((table[0],),), None if last_play else 0))
-        return record(Captures, (card, value, _NONE, (), None))
+            return new_tuple(Captures, (card, value, _MATCH, ((table[0],),), None if last_play else 0))
+        return new_tuple(Captures, (card, value, _NONE, (), None))
     values = list(map(value_of.__getitem__, table))
     if value in values:
         if values.count(value) == 1:
             matches: tuple[Option, ...] = ((table[values.index(value)],),)
         else:
             matches = tuple([(c,) for c, v in zip(table, values, strict=True) if v == value])
-        return record(Captures, (card, value, _MATCH, matches, None))  # more cards stay on the table
+        return new_tuple(Captures, (card, value, _MATCH, matches, None))  # more cards stay on the table
     if card.face and not rules.face_sums:
-        return record(Captures, (card, value, _NONE, (), None))
+        return new_tuple(Captures, (card, value, _NONE, (), None))
     # Every set of table cards adding up to the value, in lexicographic order of positions; no
     # table card is worth it (that was a match), so each set has two cards or more.
     if sums is None:
@@ -157,13 +157,13 @@ def captures_of(
     else:
         options = sums(values, value)
     if not options:
-        return record(Captures, (card, value, _NONE, (), None))
+        return new_tuple(Captures, (card, value, _NONE, (), None))
     if rules.most_cards:
         most = max(map(len, options))
         options = [o for o in options if len(o) == most]
     # The set taking the whole table, when legal, is lexicographically first.
     sweeping = 0 if len(options[0]) == len(table) and not last_play else None
-    return record(Captures, (card, value, _SUM, tuple(options), sweeping))
+    return new_tuple(Captures, (card, value, _SUM, tuple(options), sweeping))
 
 
 def _sets(table: tuple[Card, ...], values: list[int], targets: int, top: int) -> list[list[Option]] | None:

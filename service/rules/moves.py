@@ -10,7 +10,7 @@ from .captures import CaptureKind, Captures, captures_of, captures_of_each, tabl
 from .cards import Card, CardLike, card_of, parse_cards
 from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, MoveError
 from .profiles import Rules, RulesLike
-from .records import record
+from .tuples import new_tuple
 
 # Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
 # __getattr__ hook, about 900 machine instructions, and these are read for every move.
@@ -94,10 +94,10 @@ def play_on(
             message = f"{card} cannot take {' '.join(c.code for c in capture)}: {why}"
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
     if chosen is None:
-        return record(PlayResult, (card, _NONE, (), False, (*table, card), rest_of_hand, legal))
+        return new_tuple(PlayResult, (card, _NONE, (), False, (*table, card), rest_of_hand, legal))
     taken = legal.options[chosen]
     remaining = tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
-    return record(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))
+    return new_tuple(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))
 
 
 def _refused(

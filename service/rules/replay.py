@@ -10,7 +10,6 @@ from typing import Any, NamedTuple
 
 from .errors import InvalidInput, MoveError, NoSuchSeat
 from .profiles import RulesLike
-from .records import record
 from .round import (
     Cut,
     CutMove,
@@ -25,6 +24,7 @@ from .round import (
 )
 from .scoring import SideScore
 from .state import Phase, RoundState
+from .tuples import new_tuple
 
 MAX_MOVES = 64  # a round has at most 36 plays and one cut; anything longer is not a round
 _MOVES = (PlayMove, CutMove)
@@ -162,5 +162,5 @@ def replay_round(
             legal = tuple(exc.details.get("legal") or legal_moves(state))
             verdicts.append(MoveVerdict(index, seat, move, False, exc.code, exc.message, None, legal))
             return Replay(tuple(verdicts), state, dealt_deck)
-        verdicts.append(record(MoveVerdict, (index, seat, move, True, None, None, event, ())))
+        verdicts.append(new_tuple(MoveVerdict, (index, seat, move, True, None, None, event, ())))
     return Replay(tuple(verdicts), in_play.state(), dealt_deck)

@@ -15,10 +15,10 @@ from .errors import InvalidCard, InvalidInput, NoSuchSeat, NotInProfile, NotYour
 from .moves import play_on
 from .numbers import whole_number
 from .profiles import Rules, RulesLike
-from .records import record
 from .scoring import SideScore, Tally, scored
 from .shuffle import random_deck, seeded_deck
 from .state import TABLE_SIZE, Phase, RoundState, leader_of, playing_order_of, validate
+from .tuples import new_tuple
 
 
 class Cut(enum.Enum):
@@ -123,11 +123,11 @@ def parse_move(data: object, *, field: str = "move") -> Move:
             raise
     capture = data.get("capture")
     if capture is None:
-        return record(PlayMove, (card, None, seat))
+        return new_tuple(PlayMove, (card, None, seat))
     taken = distinct_cards(capture)
     if taken is None:  # parse_cards names what is wrong
         taken = parse_cards(capture, where=f"{field}.capture")
-    return record(PlayMove, (card, taken, seat))
+    return new_tuple(PlayMove, (card, taken, seat))
 
 
 def deal_round(
@@ -317,7 +317,7 @@ class RoundInPlay:
                 collected, self.table = self.table, ()
                 self.piles[self.last_capturer] += collected
                 self.turn, self.phase = None, _OVER
-        return record(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
+        return new_tuple(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
 
     def _refill(self) -> None:
         """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader
