@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.bodies import PLAY_AT, FullRound, captures_body, check_answers, full_round, sealed_position
-from bench.report import children, free_port, write_json
+from bench.report import children, free_port, write_json, wrk_report
 from bench.report import machine as base_machine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -276,45 +276,26 @@ def wrk_argv(url: str, body_file: Path, seconds: float) -> list[str]:
     ]
 
 
-UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3, "h": 3600e3}
-
-
-def to_ms(value: str, unit: str) -> float:
-    return float(value) * UNITS[unit]
-
-
-def parse_wrk(text: str) -> dict[str, Any]:
-    """Requests/sec, the latency distribution, the error counts and the statuses (wrk_post.lua)."""
-
-    def find(pattern: str) -> re.Match[str] | None:
-        return re.search(pattern, text, re.MULTILINE)
-
-    rps = find(r"^Requests/sec:\s+([\d.]+)")
-    total = find(r"^\s*(\d+) requests in ([\d.]+)(us|ms|s|m|h),")
-    if rps is None or total is None:
-        raise RuntimeError(f"cannot read wrk's output:\n{text}")
-    latency = {
-        int(m.group(1)): to_ms(m.group(2), m.group(3))
-        for m in re.finditer(r"^\s+(50|75|90|99)%\s+([\d.]+)(us|ms|s|m|h)\s*$", text, re.MULTILINE)
-    }
-    sock = find(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
-    socket_errors = (
-        dict(zip(("connect", "read", "write", "timeout"), map(int, sock.groups()), strict=True)) if sock else {}
-    )
-    bad = find(r"Non-2xx or 3xx responses: (\d+)")
-    statuses_line = find(r"^statuses:(.*)$")
-    if statuses_line is None:
-        raise RuntimeError(f"wrk_post.lua printed no statuses:\n{text}")
-    statuses = {int(s): int(n) for s, n in (p.split("=") for p in statuses_line.group(1).split())}
+def parse_wrk(output: str) -> dict[str, Any]:
+    """Requests/sec, the latency distribution, the error counts and the statuses, from the JSON line
+    wrk_post.lua prints (``bench.report.wrk_report``)."""
+    try:
+        report = wrk_report(output)
+    except ValueError as exc:
+        raise RuntimeError(str(exc)) from None
+    errors = report["errors"]
+    socket_errors = {kind: errors[kind] for kind in ("connect", "read", "write", "timeout")}
+    latency = {int(p): us / 1e3 for p, us in report["latency_us"]["percentiles"].items()}
+    statuses = {int(s): n for s, n in report["statuses"].items()}
     non_2xx = sum(n for s, n in statuses.items() if not 200 <= s < 300)
     return {
-        "rps": float(rps.group(1)),
-        "requests": int(total.group(1)),
+        "rps": report["requests"] / (max(report["duration_us"], 1) / 1e6),
+        "requests": report["requests"],
         "p50_ms": latency.get(50),
         "p99_ms": latency.get(99),
         "latency_ms": latency,
         "socket_errors": socket_errors,
-        "wrk_non_2xx_3xx": int(bad.group(1)) if bad else 0,
+        "wrk_non_2xx_3xx": errors["status"],  # wrk's count: statuses of 400 and above
         "statuses": statuses,
         "non_2xx": non_2xx,
         "errors": non_2xx + sum(socket_errors.values()),

@@ -1,5 +1,5 @@
 """What the benchmarks share: the machine they ran on, the JSON report, a free port, a server's
-workers, and one call of a WSGI app."""
+workers, one call of a WSGI app, and the report of a wrk run (bench/wrk_post.lua)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,13 @@ def answer_of(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> t
         if close is not None:
             close()
     return int(status[0][:3]), data
+
+
+def wrk_report(output: str) -> dict[str, Any]:
+    """The figures of a wrk run: the JSON line ``bench/wrk_post.lua``'s ``done()`` prints after wrk's
+    own text report (requests, duration_us, bytes, errors, latency_us, statuses)."""
+    for line in reversed(output.splitlines()):
+        if line.startswith("{"):
+            report: dict[str, Any] = json.loads(line)
+            return report
+    raise ValueError(f"wrk_post.lua printed no JSON report:\n{output}")

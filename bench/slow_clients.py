@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.bodies import captures_body
-from bench.report import free_port, machine, write_json
+from bench.report import free_port, machine, write_json, wrk_report
 from bench.worst import worst_bodies
 from service.api.sealing import new_key
 
@@ -180,7 +180,7 @@ def measure(port: int, way: str, connections: int, seconds: float, keys: str = "
             time.sleep(1.0)  # every costly connection busy
             row = probe_for(port, seconds)
         row.update(way=way, connections=connections, cut=0, cut_median_s=None, cut_max_s=None, answers=[])
-        row["load"] = [(load.stdout.read() if load.stdout else "").strip().splitlines()[-1:] for load in loads]
+        row["load"] = [wrk_report(load.stdout.read() if load.stdout else "") for load in loads]
         return row
     clients = [SlowClient(way, port) for _ in range(connections)]
     threads = [threading.Thread(target=c.run, daemon=True) for c in clients]

@@ -1,11 +1,20 @@
--- wrk script of the HTTP benchmark (bench/http.py): POST one JSON body, count every status.
+-- wrk script of the HTTP benchmarks (bench/http.py, bench/slow_clients.py): POST one JSON body,
+-- count every status, and report the run as JSON.
 --
 --   wrk -t1 -c8 -d8s --latency -s bench/wrk_post.lua http://127.0.0.1:PORT/v1/captures BODY_FILE
 --
 -- BODY_FILE (the first argument after the URL) holds the request body. The request is built once
--- per thread (no global request function), so wrk sends it as a static request. done() prints one
--- line "statuses: 200=N ..." with every status seen over all threads, so that bench/http.py can
--- count non-2xx answers exactly (wrk's own "Non-2xx or 3xx responses" counts statuses >= 400 only).
+-- per thread (no global request function), so wrk sends it as a static request. done() prints, after
+-- wrk's own text report, one line of JSON that bench/report.py's wrk_report() reads:
+--
+--   {"requests": N, "duration_us": N, "bytes": N,
+--    "errors": {"connect": N, "read": N, "write": N, "status": N, "timeout": N},
+--    "latency_us": {"min": N, "max": N, "mean": X, "stdev": X,
+--                   "percentiles": {"50": N, "75": N, "90": N, "99": N}},
+--    "statuses": {"200": N, ...}}
+--
+-- "errors" are wrk's own counts ("status": answers with a status of 400 or more); "statuses" counts
+-- every status seen over all threads, so that non-2xx answers are counted exactly.
 
 local threads = {}
 
@@ -30,6 +39,23 @@ function response(status, headers, body)
    statuses[status] = (statuses[status] or 0) + 1
 end
 
+-- The members of a JSON object, from a list of {key, number-as-JSON} pairs, in that order.
+local function object(members)
+   local parts = {}
+   for _, member in ipairs(members) do
+      table.insert(parts, string.format("\"%s\":%s", member[1], member[2]))
+   end
+   return "{" .. table.concat(parts, ",") .. "}"
+end
+
+local function int(n)
+   return string.format("%d", n)
+end
+
+local function real(x)
+   return string.format("%.17g", x)
+end
+
 function done(summary, latency, requests)
    local total = {}
    for _, thread in ipairs(threads) do
@@ -42,9 +68,33 @@ function done(summary, latency, requests)
       table.insert(seen, status)
    end
    table.sort(seen)
-   io.write("statuses:")
+   local by_status = {}
    for _, status in ipairs(seen) do
-      io.write(string.format(" %d=%d", status, total[status]))
+      table.insert(by_status, {tostring(status), int(total[status])})
    end
-   io.write("\n")
+   local percentiles = {}
+   for _, p in ipairs({50, 75, 90, 99}) do
+      table.insert(percentiles, {tostring(p), int(latency:percentile(p))})
+   end
+   local e = summary.errors
+   io.write(object({
+      {"requests", int(summary.requests)},
+      {"duration_us", int(summary.duration)},
+      {"bytes", int(summary.bytes)},
+      {"errors", object({
+         {"connect", int(e.connect)},
+         {"read", int(e.read)},
+         {"write", int(e.write)},
+         {"status", int(e.status)},
+         {"timeout", int(e.timeout)},
+      })},
+      {"latency_us", object({
+         {"min", int(latency.min <= latency.max and latency.min or 0)}, -- wrk starts min at 2^64 - 1
+         {"max", int(latency.max)},
+         {"mean", real(latency.mean)},
+         {"stdev", real(latency.stdev)},
+         {"percentiles", object(percentiles)},
+      })},
+      {"statuses", object(by_status)},
+   }), "\n")
 end

@@ -4,6 +4,10 @@ mistake it is there to catch (a check that cannot fail proves nothing)."""
 from __future__ import annotations
 
 import copy
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -104,7 +108,7 @@ def test_the_policy_catches(check_deploy: ModuleType, mistake: str) -> None:
     assert check_deploy.check_policy(docs) != []
 
 
-def test_the_offline_render_applies_the_overlay(check_deploy: ModuleType) -> None:
+def test_the_production_overlay_renders_what_the_readme_says(check_deploy: ModuleType) -> None:
     docs = check_deploy.render(check_deploy.DEPLOY / "overlays/production")
     kinds = sorted(d["kind"] for d in docs)
     assert kinds == sorted(
@@ -128,42 +132,49 @@ def test_the_offline_render_applies_the_overlay(check_deploy: ModuleType) -> Non
     assert rules == check_deploy.RULES_FILE.read_text()
 
 
-@pytest.mark.parametrize(
-    ("operation", "expected"),
-    [
-        ({"op": "add", "path": "/a/-", "value": 3}, {"a": [1, 2, 3], "b": {"c": 1}}),
-        ({"op": "add", "path": "/a/0", "value": 0}, {"a": [0, 1, 2], "b": {"c": 1}}),
-        ({"op": "add", "path": "/b/d~1e", "value": 2}, {"a": [1, 2], "b": {"c": 1, "d/e": 2}}),
-        ({"op": "replace", "path": "/b/c", "value": 5}, {"a": [1, 2], "b": {"c": 5}}),
-        ({"op": "remove", "path": "/a/1"}, {"a": [1], "b": {"c": 1}}),
-        ({"op": "test", "path": "/b/c", "value": 1}, {"a": [1, 2], "b": {"c": 1}}),
-    ],
-)
-def test_json_patch_operations(check_deploy: ModuleType, operation: Doc, expected: Doc) -> None:
-    doc = {"a": [1, 2], "b": {"c": 1}}
-    check_deploy.apply_json_patch_operation(doc, operation)
-    assert doc == expected
+def test_a_kustomization_kubectl_cannot_build_fails(
+    check_deploy: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deploy = tmp_path / "deploy"
+    shutil.copytree(check_deploy.DEPLOY, deploy)
+    (deploy / "overlays/production/hpa-patch.yaml").unlink()
+    monkeypatch.setattr(check_deploy, "DEPLOY", deploy)
+    [problem] = check_deploy.check_rendered()  # the base still renders and passes
+    assert problem.startswith("render overlays/production: kubectl kustomize failed:")
+    assert "hpa-patch.yaml" in problem
 
 
-@pytest.mark.parametrize(
-    "operation",
-    [
-        {"op": "replace", "path": "/b/missing", "value": 1},
-        {"op": "test", "path": "/b/c", "value": 2},
-        {"op": "move", "from": "/a", "path": "/z"},
-    ],
-)
-def test_json_patch_refusals(check_deploy: ModuleType, operation: Doc) -> None:
-    with pytest.raises(check_deploy.RenderError):
-        check_deploy.apply_json_patch_operation({"a": [1, 2], "b": {"c": 1}}, operation)
+def test_a_mistake_in_an_overlay_is_caught_in_its_render(
+    check_deploy: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deploy = tmp_path / "deploy"
+    shutil.copytree(check_deploy.DEPLOY, deploy)
+    patch = deploy / "overlays/production/deployment-patch.yaml"
+    patch.write_text(patch.read_text() + "- op: add\n  path: /spec/replicas\n  value: 3\n")
+    monkeypatch.setattr(check_deploy, "DEPLOY", deploy)
+    assert check_deploy.check_rendered() == [
+        "overlays/production: Deployment sets replicas: every apply would reset what the HPA chose"
+    ]
 
 
-def test_an_unsupported_kustomize_feature_is_refused_not_ignored(check_deploy: ModuleType, tmp_path: Path) -> None:
-    (tmp_path / "kustomization.yaml").write_text(
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamePrefix: x-\nresources: []\n"
+def test_without_kubectl_the_checks_fail_and_say_how_to_install_it(check_deploy: ModuleType, tmp_path: Path) -> None:
+    # A PATH where no kubectl is: the script itself runs as offline-checks runs it, from the venv.
+    env = {**os.environ, "PATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, str(check_deploy.ROOT / "scripts/check_deploy.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
-    with pytest.raises(check_deploy.RenderError, match="namePrefix"):
-        check_deploy.render(tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == ""  # no traceback
+    lines = done.stdout.splitlines()
+    failed = lines.index("FAIL kustomizations rendered, validated and checked")
+    # One line, then the next check's own status: nothing else is said about the renders.
+    assert lines[failed + 1] == "     " + check_deploy.KUBECTL_MISSING
+    assert lines[failed + 2].startswith(("ok   ", "FAIL ", "note "))
+    assert "install kubectl (https://kubernetes.io/docs/tasks/tools/" in lines[failed + 1]
 
 
 def test_an_alert_on_a_metric_the_service_does_not_export_fails(check_deploy: ModuleType, tmp_path: Path) -> None:
