@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import http.client
+import itertools
 import json
 import os
 import signal
@@ -140,3 +142,27 @@ def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
     else:
         parent[f"{key}_"] = new
     return body
+
+
+# --- the seeded shuffle, written from its published description alone (docs/seeded-shuffle.md),
+# never from service.rules.shuffle: the tests' one oracle for it.
+
+
+def reference_draws(seed: object) -> Iterator[int]:
+    """Draw k: the first 8 bytes, big-endian, of SHA-256 of the UTF-8 text "<seed>:<k>"."""
+    for k in itertools.count():
+        yield int.from_bytes(hashlib.sha256(f"{seed}:{k}".encode()).digest()[:8], "big")
+
+
+def reference_shuffle(seed: object = None, *, draws: Iterator[int] | None = None) -> list[str]:
+    """The deck of ``seed`` (or of the ``draws`` given), top card first, as card codes."""
+    draws = reference_draws(seed) if draws is None else draws
+    deck = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
+    for i in range(39, 0, -1):
+        n = i + 1
+        x = next(draws)
+        while x >= 2**64 - (2**64 % n):
+            x = next(draws)
+        j = x % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

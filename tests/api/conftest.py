@@ -6,7 +6,6 @@ with the rules core, so the tests check the service rather than restate it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -73,24 +72,6 @@ def problem(response: Any, status: int, code: str | None = None) -> dict[str, An
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and 'File "' not in text
     return body
-
-
-def seeded_deck(seed: str) -> list[str]:
-    """The portable seeded shuffle, written here from CONTRACT.md alone (not the service's code)."""
-    deck = list(CANONICAL)
-    span = 1 << 64
-    k = 0
-    for i in range(39, 0, -1):
-        n = i + 1
-        limit = span - span % n
-        while True:
-            x = int.from_bytes(hashlib.sha256(f"{seed}:{k}".encode()).digest()[:8], "big")
-            k += 1
-            if x < limit:
-                break
-        j = x % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
 
 
 def deck_starting(*prefix: str) -> list[str]:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import CANONICAL, deck_starting, ok, problem, seeded_deck
+from ..support import reference_shuffle as seeded_deck
+from .conftest import CANONICAL, deck_starting, ok, problem
 
 STATE_KEYS = {
     "rules",

@@ -1,6 +1,5 @@
 """Cards (RULES.md §1, CONTRACT.md "Cards") and the seeded shuffle (CONTRACT.md "Seeded shuffle")."""
 
-import hashlib
 import pickle
 
 import pytest
@@ -18,6 +17,8 @@ from service.rules import (
     random_deck,
     seeded_deck,
 )
+
+from ..support import reference_shuffle
 
 
 def test_card_parses_and_prints_its_two_character_code() -> None:
@@ -96,22 +97,6 @@ def test_parse_cards_needs_a_list(value: object) -> None:
 def test_parse_cards_accepts_codes_and_cards_in_order() -> None:
     assert parse_cards(["QH", Card.parse("2D"), "AS"]) == (Card.parse("QH"), Card.parse("2D"), Card.parse("AS"))
     assert parse_cards([]) == ()
-
-
-def reference_shuffle(seed: str) -> list[str]:
-    """CONTRACT.md "Seeded shuffle", written out step by step."""
-    deck = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
-    k = 0
-    for i in range(39, 0, -1):
-        n = i + 1
-        while True:
-            x = int.from_bytes(hashlib.sha256(f"{seed}:{k}".encode()).digest()[:8], "big")
-            k += 1
-            if x < 2**64 - (2**64 % n):
-                break
-        j = x % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
 
 
 @pytest.mark.parametrize("seed", ["0", "chkobba", "round-7", "سبعة"])

@@ -33,7 +33,7 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,8 @@ from service.rules import (
     score_round,
     seeded_deck,
 )
+
+from ..support import reference_draws, reference_shuffle
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors"
@@ -334,36 +336,26 @@ def test_vector_ids_are_unique() -> None:
     assert sorted(id for id in ids if ids.count(id) > 1) == []
 
 
-@pytest.mark.parametrize(("topic", "vector"), [pytest.param(t, v, id=v["id"]) for t, v in ALL])
-def test_vector_is_well_formed(topic: str, vector: Json) -> None:
-    assert set(vector) - {"note"} == {"id", "source", "rules", "input", "expect"}
-    assert isinstance(vector["source"], str) and "RULES.md §" in vector["source"]
-    assert isinstance(vector["input"], dict)
+def _malformed(vector: Json) -> str | None:
+    """What is wrong with the form of a vector, if anything."""
+    if set(vector) - {"note"} != {"id", "source", "rules", "input", "expect"}:
+        return f"keys {sorted(vector)}"
+    if not isinstance(vector["source"], str) or "RULES.md §" not in vector["source"]:
+        return "no section cited"
+    if not isinstance(vector["input"], dict):
+        return "input is not an object"
     # An expectation that names nothing could never fail.
-    assert isinstance(vector["expect"], dict) and vector["expect"]
-    assert all(value != MISSING for value in vector["expect"].values())
+    if not isinstance(vector["expect"], dict) or not vector["expect"]:
+        return "nothing expected"
+    if any(value == MISSING for value in vector["expect"].values()):
+        return "an expectation of nothing"
+    return None
 
 
-# --- the seeded shuffle, re-derived independently from the CONTRACT text ------------------------------
-
-
-def _contract_draws(seed: object) -> Iterator[int]:
-    """Draw k: the first 8 bytes, big-endian, of SHA-256 of the UTF-8 text "<seed>:<k>"."""
-    for k in itertools.count():
-        yield int.from_bytes(hashlib.sha256(f"{seed}:{k}".encode()).digest()[:8], "big")
-
-
-def _contract_shuffle(draws: Iterator[int]) -> list[str]:
-    """CONTRACT.md 'Seeded shuffle', written from its text alone (not from service.rules.shuffle)."""
-    deck = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
-    for i in range(39, 0, -1):
-        n = i + 1
-        x = next(draws)
-        while x >= 2**64 - (2**64 % n):
-            x = next(draws)
-        j = x % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+def test_every_vector_is_well_formed() -> None:
+    """The form of the vector files (one test: no change of the service can fail it, only of a file)."""
+    found = {vector["id"]: _malformed(vector) for _, vector in ALL}
+    assert {vid: why for vid, why in found.items() if why} == {}
 
 
 def _shuffle_vectors() -> list[Json]:
@@ -377,7 +369,7 @@ def test_shuffle_vectors_match_an_independent_implementation() -> None:
     assert any(isinstance(v["input"]["seed"], int) for v in vectors)
     assert any(not v["input"]["seed"].isascii() for v in vectors if isinstance(v["input"]["seed"], str))
     for vector in vectors:
-        assert vector["expect"]["deck"] == _contract_shuffle(_contract_draws(vector["input"]["seed"])), vector["id"]
+        assert vector["expect"]["deck"] == reference_shuffle(vector["input"]["seed"]), vector["id"]
 
 
 class _Digest:
@@ -411,7 +403,7 @@ def test_seeded_shuffle_rejection(monkeypatch: pytest.MonkeyPatch, forced: int, 
             return _Digest(forced.to_bytes(8, "big") + bytes(24))
         return real(data, *args, **kwargs)
 
-    expected = _contract_shuffle(itertools.chain([forced], itertools.islice(_contract_draws(seed), 1, None)))
+    expected = reference_shuffle(draws=itertools.chain([forced], itertools.islice(reference_draws(seed), 1, None)))
     monkeypatch.setattr(hashlib, "sha256", fake_sha256)
     got = _codes(seeded_deck(seed))
     monkeypatch.undo()
@@ -419,7 +411,7 @@ def test_seeded_shuffle_rejection(monkeypatch: pytest.MonkeyPatch, forced: int, 
     assert got == expected
     if redrawn:
         # Rejecting draw 0 shifts every later draw by one: k = 1 decides i = 39, and so on.
-        assert got == _contract_shuffle(itertools.islice(_contract_draws(seed), 1, None))
+        assert got == reference_shuffle(draws=itertools.islice(reference_draws(seed), 1, None))
     else:
         assert got[39] == "KC"  # (2^64 - 17) mod 40 = 39: card 39 swaps with itself
     assert got != next(v["expect"]["deck"] for v in _shuffle_vectors() if v["input"]["seed"] == seed)
