@@ -144,6 +144,31 @@ def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
     return body
 
 
+def send(port: int, method: str, path: str, body: object = None, timeout: float = 5.0) -> tuple[int, bytes]:
+    """One request to a server on loopback, on a connection of its own: (status, body)."""
+    headers = {"Connection": "close"}
+    data = None
+    if isinstance(body, tuple):
+        headers["Content-Type"], data = body
+    elif body is not None:
+        headers["Content-Type"], data = "application/json", json.dumps(body).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def health(port: int) -> int | None:
+    """/healthz's status, or None while nothing listens."""
+    try:
+        return send(port, "GET", "/healthz", timeout=2)[0]
+    except OSError:  # not listening yet
+        return None
+
+
 # --- the seeded shuffle, written from its published description alone (docs/seeded-shuffle.md),
 # never from service.rules.shuffle: the tests' one oracle for it.
 

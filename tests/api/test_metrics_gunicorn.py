@@ -7,8 +7,6 @@ scrapes /metrics and checks every count. Only the standard library speaks HTTP h
 
 from __future__ import annotations
 
-import http.client
-import json
 import os
 import re
 import signal
@@ -21,7 +19,7 @@ import pytest
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from ..support import children, clean_environment, free_port, running_gunicorn
+from ..support import children, clean_environment, free_port, health, running_gunicorn, send
 from .conftest import CANONICAL, deck_starting
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]}
@@ -115,22 +113,6 @@ EXPECTED_CLAIMS = {
 }
 
 
-def send(port: int, method: str, path: str, body: object = None, timeout: float = 5.0) -> tuple[int, bytes]:
-    headers = {"Connection": "close"}
-    data = None
-    if isinstance(body, tuple):
-        headers["Content-Type"], data = body
-    elif body is not None:
-        headers["Content-Type"], data = "application/json", json.dumps(body).encode()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request(method, path, body=data, headers=headers)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
-
-
 def samples(text: str) -> dict[str, Counter]:
     """Sample values by sample name, keyed by their sorted label items."""
     found: dict[str, Counter] = {}
@@ -174,13 +156,6 @@ def server(tmp_path):
             "health_polls": health_polls,
             "process": process,
         }
-
-
-def health(port: int) -> int | None:
-    try:
-        return send(port, "GET", "/healthz", timeout=2)[0]
-    except OSError:  # not listening yet
-        return None
 
 
 def served_pids(metrics_dir: Path) -> set[int]:

@@ -30,9 +30,8 @@ from service.api.sealing import Sealer, new_key
 from service.app import create_app
 from service.rules import RoundState
 
-from ..support import clean_environment, free_port, running_gunicorn, strings_in
+from ..support import clean_environment, free_port, health, running_gunicorn, send, strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
-from .test_metrics_gunicorn import health, send
 
 VIEW_KEYS = {
     "seat",
