@@ -1,12 +1,14 @@
-"""Rewrites the README's API examples with the service's real answers: `make readme`.
+"""Rewrites the README's examples with the service's real answers: `make readme`.
 
-The examples sit between the markers below; tests/contract/test_readme.py checks that every JSON
-output shown there is still what the service answers.
+The examples sit between the markers below: the API's examples, and the chkobba deal through its cut
+of "Integrating a game". tests/contract/test_readme.py checks that every JSON output shown there is
+still what the service answers.
 """
 
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +17,64 @@ from service.rules import seeded_deck
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BEGIN, END = "<!-- api-examples:begin -->", "<!-- api-examples:end -->"
+CUT_BEGIN, CUT_END = "<!-- cut-example:begin -->", "<!-- cut-example:end -->"
+# A sealed round's token differs on every call (its nonce, its issue time, the key): the README shows
+# its length, which depends only on the state, and the next call of the example sends it as $TOKEN.
+TOKEN = "$TOKEN"
 
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _client() -> Any:
+    return create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+
+
+def _abridged(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer as the README shows it: a state token by its length."""
+    if "state_token" in answer:
+        answer = {**answer, "state_token": f"<{len(answer['state_token'])} characters>"}
+    return answer
+
+
+def _prose(text: str) -> str:
+    return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+def render_cut() -> str:
+    """A sealed chkobba deal, in phase cut, then the cut, as a game server makes them."""
+    client = _client()
+    deal_body = {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "chkobba", "sealed": True}
+    dealt = client.post("/v1/rounds", json=deal_body).get_json()
+    cutter = dealt["views"][0]["turn"]
+    drawn = dealt["views"][cutter]["cut_card"]
+    cut_body = {"state_token": dealt["state_token"], "move": {"cut": "table", "seat": cutter}}
+    played = client.post("/v1/rounds/play", json=cut_body).get_json()
+    shown_cut = _compact({**cut_body, "state_token": TOKEN}).replace(TOKEN, "'\"$TOKEN\"'")
+    deal_text = (
+        f"**dealRound**, sealed: phase `cut`, every hand empty, and `turn` is the cutter, seat {cutter}, the "
+        "dealer's right (seat `(dealer + 1) % players`). Only the cutter's view has `cut_card`, the top "
+        f'card it drew (`{drawn}`, the first card of the seed `"chkobba"` in [the test '
+        "vectors](docs/seeded-shuffle.md#test-vectors))."
+    )
+    cut_text = (
+        f"**playRound**, with `TOKEN` the deal's `state_token`: seat {cutter} puts `{drawn}` on the table "
+        '(`"keep"` would make it the first card of its hand). The hands are dealt, and the round is in '
+        f"phase `{played['views'][0]['phase']}`, seat {played['views'][0]['turn']} to lead."
+    )
+    return (
+        f"{_prose(deal_text)}\n\n"
+        f"```sh\ncurl -s localhost:8080/v1/rounds -H 'content-type: application/json' \\\n"
+        f"  -d '{_compact(deal_body)}'\n```\n\n```json\n{_compact(_abridged(dealt))}\n```\n\n"
+        f"{_prose(cut_text)}\n\n"
+        f"```sh\ncurl -s localhost:8080/v1/rounds/play -H 'content-type: application/json' \\\n"
+        f"  -d '{shown_cut}'\n```\n\n```json\n{_compact(_abridged(played))}\n```\n"
+    )
+
+
 def render() -> str:
-    client = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+    client = _client()
     out = []
     rulesets = client.get("/v1/rulesets").get_json()["rulesets"]
     out.append(
@@ -88,10 +140,15 @@ def render() -> str:
     return "\n".join(out)
 
 
+def _between(text: str, begin: str, end: str, content: str) -> str:
+    start, stop = text.index(begin) + len(begin), text.index(end)
+    return text[:start] + "\n" + content + "\n" + text[stop:]
+
+
 def main() -> None:
     text = README.read_text(encoding="utf-8")
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    README.write_text(text[:start] + "\n" + render() + "\n" + text[end:], encoding="utf-8")
+    text = _between(text, BEGIN, END, render())
+    README.write_text(_between(text, CUT_BEGIN, CUT_END, render_cut()), encoding="utf-8")
 
 
 if __name__ == "__main__":
