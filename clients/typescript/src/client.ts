@@ -17,6 +17,8 @@ export type Card = Schemas["Card"];
 export type Rules = Schemas["Rules"];
 export type Seed = Schemas["Seed"];
 export type Problem = Schemas["Problem"];
+/** Every problem code of the contract (README, "Problem codes"). */
+export type ProblemCode = Problem["code"];
 export type Health = Schemas["Health"];
 export type RoundState = Schemas["RoundState"];
 export type SeatView = Schemas["SeatView"];
@@ -54,12 +56,66 @@ type PlayAnswer = Omit<ResponseOf<"playRound">, "state" | "state_token" | "views
 export type PlainPlay = PlayAnswer & Required<Pick<ResponseOf<"playRound">, "state">>;
 export type SealedPlay = PlayAnswer & Required<Pick<ResponseOf<"playRound">, "state_token" | "views">>;
 
+/**
+ * Every problem code of the contract, at run time (for a message table, say): tsc fails here when the
+ * spec's Problem.code enum gains or loses a code, until this list follows.
+ */
+export const PROBLEM_CODES = [
+  "malformed-request",
+  "forbidden",
+  "not-found",
+  "method-not-allowed",
+  "not-acceptable",
+  "request-timeout",
+  "body-too-large",
+  "uri-too-long",
+  "unsupported-media-type",
+  "expectation-failed",
+  "headers-too-large",
+  "not-implemented",
+  "http-error",
+  "malformed-json",
+  "duplicate-key",
+  "validation-error",
+  "invalid-card",
+  "duplicate-card",
+  "unknown-profile",
+  "invalid-option",
+  "invalid-input",
+  "no-such-seat",
+  "not-in-profile",
+  "bad-state",
+  "inconsistent-counts",
+  "invalid-scores",
+  "match-over",
+  "illegal-move",
+  "ambiguous-capture",
+  "card-not-held",
+  "not-your-turn",
+  "wrong-phase",
+  "tampered-state",
+  "expired-state",
+] as const satisfies readonly ProblemCode[];
+
+type UnlistedCodes = Exclude<ProblemCode, (typeof PROBLEM_CODES)[number]>;
+const everyCodeIsListed: [UnlistedCodes] extends [never] ? true : { "PROBLEM_CODES lacks": UnlistedCodes } = true;
+void everyCodeIsListed;
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(PROBLEM_CODES);
+
+/** Whether a string is a problem code of this contract. */
+export function isProblemCode(code: unknown): code is ProblemCode {
+  return typeof code === "string" && KNOWN_CODES.has(code);
+}
+
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
 /**
  * A non-success answer. `problem` is the RFC 9457 body, with its stable `code` (`illegal-move`,
- * `unknown-profile`, ...); `isProblemJson` is false when the answer was not application/problem+json
- * (something between the client and the service answered), in which case `code` is `http-<status>`.
+ * `unknown-profile`, ...: a ProblemCode). `isProblemJson` is false when the answer was not an
+ * application/problem+json body with a code of this contract (something between the client and the
+ * service answered, or a newer service sent a code this client does not know): then `code` is
+ * `http-error`, `status` is the answer's, and `problem.detail` holds the start of the body as it came.
  */
 export class ProblemError extends Error {
   override readonly name = "ProblemError";
@@ -73,7 +129,7 @@ export class ProblemError extends Error {
     super(`${status} ${problem.code}: ${problem.detail}`);
   }
 
-  get code(): string {
+  get code(): ProblemCode {
     return this.problem.code;
   }
 
@@ -94,7 +150,7 @@ export class ProblemError extends Error {
       title: response.statusText || "Unexpected answer",
       status: response.status,
       detail,
-      code: `http-${response.status}`,
+      code: "http-error",
     };
     return new ProblemError(response.status, problem, response, false);
   }
@@ -120,7 +176,7 @@ function isProblem(body: unknown): body is Problem {
     typeof b.title === "string" &&
     typeof b.status === "number" &&
     typeof b.detail === "string" &&
-    typeof b.code === "string"
+    isProblemCode(b.code)
   );
 }
 
