@@ -13,53 +13,192 @@ export type { components, operations, paths };
 export type Schemas = components["schemas"];
 export type OperationId = keyof operations;
 
-export type Card = Schemas["Card"];
-export type Rules = Schemas["Rules"];
-export type Seed = Schemas["Seed"];
-export type Problem = Schemas["Problem"];
-export type Health = Schemas["Health"];
-export type RoundState = Schemas["RoundState"];
-export type SeatView = Schemas["SeatView"];
-export type ScoreLine = Schemas["ScoreLine"];
-export type CardMoves = Schemas["CardMoves"];
-export type CaptureOption = Schemas["CaptureOption"];
-export type Ruleset = Schemas["Ruleset"];
-
-/** The JSON body an operation takes. */
+/** The JSON body an operation takes, as generated. */
 export type RequestOf<Op extends OperationId> =
   NonNullable<operations[Op]["requestBody"]> extends { content: { "application/json": infer Body } } ? Body : never;
-/** The JSON body of an operation's 200 answer. */
+/** The JSON body of an operation's 200 answer, as generated. */
 export type ResponseOf<Op extends OperationId> = operations[Op]["responses"] extends {
   200: { content: { "application/json": infer Body } };
 }
   ? Body
   : never;
 
-// The spec says "exactly one of" with oneOf lists that the generated types cannot express; these are
-// stricter than the generated ones, and assignable to them.
-/** A move: a card (with the table cards it takes, when there is a choice), or in phase cut, a cut. */
-export type Move = Schemas["MoveInput"] &
-  ({ card: Card; cut?: never } | { cut: NonNullable<Schemas["MoveInput"]["cut"]>; card?: never; capture?: never });
-/** A round is carried either as its state, or sealed as a state_token. */
-export type RoundRef = { state: RoundState; state_token?: never } | { state_token: string; state?: never };
-export type PlayRequest = Omit<RequestOf<"playRound">, "state" | "state_token" | "move"> & RoundRef & { move: Move };
-export type ViewRequest = Omit<RequestOf<"viewRound">, "state" | "state_token"> & RoundRef;
-export type HintsRequest = Omit<RequestOf<"suggestMoves">, "state" | "state_token"> & RoundRef;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type KeysOf<U> = U extends unknown ? keyof U : never;
 
-/** dealRound's answer: the state and the deck, or with `sealed: true` a state_token and the views. */
-export type PlainDeal = Required<Pick<ResponseOf<"dealRound">, "state" | "deck">>;
-export type SealedDeal = Required<Pick<ResponseOf<"dealRound">, "state_token" | "views">>;
-type PlayAnswer = Omit<ResponseOf<"playRound">, "state" | "state_token" | "views">;
-/** playRound's answer: the next state, or for a state_token the next token and the views. */
-export type PlainPlay = PlayAnswer & Required<Pick<ResponseOf<"playRound">, "state">>;
-export type SealedPlay = PlayAnswer & Required<Pick<ResponseOf<"playRound">, "state_token" | "views">>;
+/**
+ * Exactly one of the variants of a union of object types, as the spec's oneOf of closed objects
+ * (`additionalProperties: false`) says: each variant forbids, as `?: never`, the fields that only the
+ * others have. A plain TypeScript union accepts `{ card, cut }` (the fields of two variants), and cannot
+ * be narrowed by `answer.state !== undefined`; this one refuses the first and allows the second.
+ */
+export type OneOf<Variants, All = Variants> = Variants extends unknown
+  ? Simplify<Variants & { [K in Exclude<KeysOf<All>, keyof Variants>]?: never }>
+  : never;
+
+// Cards, rules and the round, as generated.
+export type Card = Schemas["Card"];
+export type Cut = Schemas["Cut"];
+export type CaptureKind = Schemas["CaptureKind"];
+export type Phase = Schemas["Phase"];
+export type Outcome = Schemas["Outcome"];
+export type ProfileId = Schemas["ProfileId"];
+export type ChkobbaRules = Schemas["ChkobbaRules"];
+export type ChkobbaCrpRules = Schemas["ChkobbaCrpRules"];
+export type ScopaRules = Schemas["ScopaRules"];
+export type ChkobbaOptions = Schemas["ChkobbaOptions"];
+export type ChkobbaCrpOptions = Schemas["ChkobbaCrpOptions"];
+export type ScopaOptions = Schemas["ScopaOptions"];
+/** A profile id, or a profile with its own options (a union tagged by `profile`). */
+export type Rules = Schemas["Rules"];
+/** A string, or a whole number from -(2^63) to 2^63 - 1 (larger ones as strings: the same deck). */
+export type Seed = Schemas["Seed"];
+export type RoundState = Schemas["RoundState"];
+export type SeatView = Schemas["SeatView"];
+/** What a move did (the spec's Event, renamed so as not to hide the DOM's Event where it is imported). */
+export type RoundEvent = Schemas["Event"];
+export type ScoreLine = Schemas["ScoreLine"];
+export type CardMoves = Schemas["CardMoves"];
+export type CaptureOption = Schemas["CaptureOption"];
+export type Ruleset = Schemas["Ruleset"];
+export type Health = Schemas["Health"];
+export type Hint = Schemas["Hint"];
+export type HintMove = Schemas["HintMove"];
+export type Problem = Schemas["Problem"];
+/** Every problem code of the contract (README, "Problem codes"). */
+export type ProblemCode = Problem["code"];
+
+// Moves and score sides: a oneOf in the spec, exactly one variant here.
+export type PlayMove = Schemas["PlayMove"];
+export type CutMove = Schemas["CutMove"];
+/** A move (the spec's MoveInput): a card with the table cards it takes, or in phase cut, a cut. Never both. */
+export type Move = OneOf<PlayMove | CutMove>;
+export type MoveInput = Move;
+export type CountsInput = Schemas["CountsInput"];
+export type SideWithPile = Schemas["SideWithPile"];
+export type SideWithCounts = Schemas["SideWithCounts"];
+/** A side to score: its pile, or its counts. Never both. */
+export type SideInput = OneOf<SideWithPile | SideWithCounts>;
+
+// Requests: the generated ones, with the unions above in place of the generated (inexact) ones.
+export type CapturesRequest = Schemas["CapturesRequest"];
+export type MoveRequest = Schemas["MoveRequest"];
+export type MatchRequest = Schemas["MatchRequest"];
+export type ScoreRequest = Simplify<Omit<Schemas["ScoreRequest"], "sides"> & { sides: SideInput[] }>;
+export type ReplayRequest = Simplify<Omit<Schemas["ReplayRequest"], "moves"> & { moves: Move[] }>;
+
+type DealCommon = Omit<Schemas["DealRequest"], "deck" | "seed" | "sealed" | "viewer">;
+/** A deck or a seed, not both (the spec's `not: {required: [deck, seed]}`); neither for a random deck. */
+type DeckOrSeed = OneOf<Pick<Schemas["DealRequest"], "deck"> | Pick<Schemas["DealRequest"], "seed">>;
+/** dealRound without `sealed` (or `sealed: false`): answered with a PlainDeal. `viewer` goes with sealed only. */
+export type PlainDealRequest = Simplify<DealCommon & { sealed?: false; viewer?: never } & DeckOrSeed>;
+/** dealRound with `sealed: true`: answered with a SealedDeal, all views or the `viewer`'s alone. */
+export type SealedDealRequest = Simplify<DealCommon & { sealed: true } & Pick<Schemas["DealRequest"], "viewer"> & DeckOrSeed>;
+export type DealRequest = PlainDealRequest | SealedDealRequest;
+
+/** A play on a round carried as its `state` (PlainPlayRequest) or as a `state_token` (SealedPlayRequest). */
+export type PlayRequest = OneOf<
+  | Simplify<Omit<Schemas["PlainPlayRequest"], "move"> & { move: Move }>
+  | Simplify<Omit<Schemas["SealedPlayRequest"], "move"> & { move: Move }>
+>;
+export type PlainPlayRequest = Extract<PlayRequest, { state: RoundState }>;
+export type SealedPlayRequest = Extract<PlayRequest, { state_token: string }>;
+export type ViewRequest = OneOf<Schemas["PlainViewRequest"] | Schemas["SealedViewRequest"]>;
+export type PlainViewRequest = Extract<ViewRequest, { state: RoundState }>;
+export type SealedViewRequest = Extract<ViewRequest, { state_token: string }>;
+export type HintsRequest = OneOf<Schemas["PlainHintsRequest"] | Schemas["SealedHintsRequest"]>;
+export type PlainHintsRequest = Extract<HintsRequest, { state: RoundState }>;
+export type SealedHintsRequest = Extract<HintsRequest, { state_token: string }>;
+
+// Answers. A method whose request says which variant comes back answers that variant, as generated
+// (a SealedDeal has no `deck` at all); otherwise the union, which `"state" in answer` or
+// `answer.state !== undefined` narrows.
+export type PlainDeal = Schemas["PlainDeal"];
+export type SealedDeal = Schemas["SealedDeal"];
+export type DealResponse = OneOf<PlainDeal | SealedDeal>;
+export type PlainPlayResponse = Schemas["PlainPlayResponse"];
+export type SealedPlayResponse = Schemas["SealedPlayResponse"];
+export type PlayResponse = OneOf<PlainPlayResponse | SealedPlayResponse>;
+export type CapturesResponse = Schemas["CapturesResponse"];
+export type MoveResponse = Schemas["MoveResponse"];
+export type ScoreResponse = Schemas["ScoreResponse"];
+export type MatchResponse = Schemas["MatchResponse"];
+export type ReplayResponse = Schemas["ReplayResponse"];
+export type ViewResponse = Schemas["ViewResponse"];
+export type HintsResponse = Schemas["HintsResponse"];
+export type RulesetsResponse = Schemas["RulesetsResponse"];
+
+/**
+ * getOpenapiJson's answer: the OpenAPI document. The spec says only `type: object`, which generates
+ * Record<string, never>; these are the fields every OpenAPI 3.1 document has.
+ */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; [field: string]: unknown };
+  paths: Record<string, Record<string, unknown>>;
+  [field: string]: unknown;
+}
+
+/**
+ * Every problem code of the contract, at run time (for a message table, say): tsc fails here when the
+ * spec's Problem.code enum gains or loses a code, until this list follows.
+ */
+export const PROBLEM_CODES = [
+  "malformed-request",
+  "forbidden",
+  "not-found",
+  "method-not-allowed",
+  "not-acceptable",
+  "request-timeout",
+  "body-too-large",
+  "uri-too-long",
+  "unsupported-media-type",
+  "expectation-failed",
+  "headers-too-large",
+  "not-implemented",
+  "http-error",
+  "malformed-json",
+  "duplicate-key",
+  "validation-error",
+  "invalid-card",
+  "duplicate-card",
+  "unknown-profile",
+  "invalid-option",
+  "invalid-input",
+  "no-such-seat",
+  "not-in-profile",
+  "bad-state",
+  "inconsistent-counts",
+  "invalid-scores",
+  "match-over",
+  "illegal-move",
+  "ambiguous-capture",
+  "card-not-held",
+  "not-your-turn",
+  "wrong-phase",
+  "tampered-state",
+  "expired-state",
+] as const satisfies readonly ProblemCode[];
+
+type UnlistedCodes = Exclude<ProblemCode, (typeof PROBLEM_CODES)[number]>;
+const everyCodeIsListed: [UnlistedCodes] extends [never] ? true : { "PROBLEM_CODES lacks": UnlistedCodes } = true;
+void everyCodeIsListed;
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(PROBLEM_CODES);
+
+/** Whether a string is a problem code of this contract. */
+export function isProblemCode(code: unknown): code is ProblemCode {
+  return typeof code === "string" && KNOWN_CODES.has(code);
+}
 
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
 /**
  * A non-success answer. `problem` is the RFC 9457 body, with its stable `code` (`illegal-move`,
- * `unknown-profile`, ...); `isProblemJson` is false when the answer was not application/problem+json
- * (something between the client and the service answered), in which case `code` is `http-<status>`.
+ * `unknown-profile`, ...: a ProblemCode). `isProblemJson` is false when the answer was not an
+ * application/problem+json body with a code of this contract (something between the client and the
+ * service answered, or a newer service sent a code this client does not know): then `code` is
+ * `http-error`, `status` is the answer's, and `problem.detail` holds the start of the body as it came.
  */
 export class ProblemError extends Error {
   override readonly name = "ProblemError";
@@ -73,7 +212,7 @@ export class ProblemError extends Error {
     super(`${status} ${problem.code}: ${problem.detail}`);
   }
 
-  get code(): string {
+  get code(): ProblemCode {
     return this.problem.code;
   }
 
@@ -94,7 +233,7 @@ export class ProblemError extends Error {
       title: response.statusText || "Unexpected answer",
       status: response.status,
       detail,
-      code: `http-${response.status}`,
+      code: "http-error",
     };
     return new ProblemError(response.status, problem, response, false);
   }
@@ -120,7 +259,7 @@ function isProblem(body: unknown): body is Problem {
     typeof b.title === "string" &&
     typeof b.status === "number" &&
     typeof b.detail === "string" &&
-    typeof b.code === "string"
+    isProblemCode(b.code)
   );
 }
 
@@ -133,6 +272,12 @@ interface Answer<T> {
 function unwrap<T>({ data, error, response }: Answer<T>): T {
   if (!response.ok) throw ProblemError.fromBody(response, error);
   return data as T;
+}
+
+function isOpenApiDocument(body: unknown): body is OpenApiDocument {
+  if (typeof body !== "object" || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return typeof b.openapi === "string" && typeof b.info === "object" && b.info !== null && typeof b.paths === "object" && b.paths !== null;
 }
 
 function shapeError(operation: OperationId, fields: string): Error {
@@ -149,75 +294,83 @@ export class RefereeClient {
 
   // rules
 
-  async listRulesets(): Promise<ResponseOf<"listRulesets">> {
+  async listRulesets(): Promise<RulesetsResponse> {
     return unwrap(await this.raw.GET("/v1/rulesets"));
   }
 
   /** One profile; an unknown one throws a ProblemError with status 404, code `unknown-profile`. */
-  async getRuleset(profile: string): Promise<ResponseOf<"getRuleset">> {
+  async getRuleset(profile: string): Promise<Ruleset> {
     return unwrap(await this.raw.GET("/v1/rulesets/{profile}", { params: { path: { profile } } }));
   }
 
   // adjudication
 
-  async legalCaptures(body: RequestOf<"legalCaptures">): Promise<ResponseOf<"legalCaptures">> {
+  async legalCaptures(body: CapturesRequest): Promise<CapturesResponse> {
     return unwrap(await this.raw.POST("/v1/captures", { body }));
   }
 
   /** One play; an illegal one throws a ProblemError (422 `illegal-move`, `ambiguous-capture`, ...) with `options`. */
-  async applyMove(body: RequestOf<"applyMove">): Promise<ResponseOf<"applyMove">> {
+  async applyMove(body: MoveRequest): Promise<MoveResponse> {
     return unwrap(await this.raw.POST("/v1/moves", { body }));
   }
 
   /** The breakdown; with `claimed`, `valid` and `discrepancies` (a wrong claim is an answer, not an error). */
-  async scoreRound(body: RequestOf<"scoreRound">): Promise<ResponseOf<"scoreRound">> {
+  async scoreRound(body: ScoreRequest): Promise<ScoreResponse> {
     return unwrap(await this.raw.POST("/v1/scores", { body }));
   }
 
-  async decideMatch(body: RequestOf<"decideMatch">): Promise<ResponseOf<"decideMatch">> {
+  async decideMatch(body: MatchRequest): Promise<MatchResponse> {
     return unwrap(await this.raw.POST("/v1/match-decisions", { body }));
   }
 
   // rounds
 
-  dealRound(body: RequestOf<"dealRound"> & { sealed: true }): Promise<SealedDeal>;
-  dealRound(body: RequestOf<"dealRound"> & { sealed?: false }): Promise<PlainDeal>;
-  dealRound(body: RequestOf<"dealRound">): Promise<PlainDeal | SealedDeal>;
-  async dealRound(body: RequestOf<"dealRound">): Promise<PlainDeal | SealedDeal> {
+  /**
+   * Deals a round. With `sealed: true` the answer is a SealedDeal (a state_token and the views), else a
+   * PlainDeal (the state and the deck); a `sealed` known only at run time answers the union.
+   */
+  dealRound(body: SealedDealRequest): Promise<SealedDeal>;
+  dealRound(body: PlainDealRequest): Promise<PlainDeal>;
+  dealRound(body: DealRequest): Promise<DealResponse>;
+  async dealRound(body: DealRequest): Promise<DealResponse> {
     const answer = unwrap(await this.raw.POST("/v1/rounds", { body }));
     if (body.sealed) {
-      if (answer.state_token === undefined || answer.views === undefined) throw shapeError("dealRound", "state_token or views");
-      return answer as SealedDeal;
+      if (!("state_token" in answer && "views" in answer)) throw shapeError("dealRound", "state_token or views");
+      return answer;
     }
-    if (answer.state === undefined || answer.deck === undefined) throw shapeError("dealRound", "state or deck");
-    return answer as PlainDeal;
+    if (!("state" in answer && "deck" in answer)) throw shapeError("dealRound", "state or deck");
+    return answer;
   }
 
-  playRound(body: PlayRequest & { state_token: string }): Promise<SealedPlay>;
-  playRound(body: PlayRequest & { state: RoundState }): Promise<PlainPlay>;
-  playRound(body: PlayRequest): Promise<PlainPlay | SealedPlay>;
-  async playRound(body: PlayRequest): Promise<PlainPlay | SealedPlay> {
+  /**
+   * One move. A round carried as its `state` answers a PlainPlayResponse (the next state); one carried as
+   * a `state_token` answers a SealedPlayResponse (the next token and the views).
+   */
+  playRound(body: SealedPlayRequest): Promise<SealedPlayResponse>;
+  playRound(body: PlainPlayRequest): Promise<PlainPlayResponse>;
+  playRound(body: PlayRequest): Promise<PlayResponse>;
+  async playRound(body: PlayRequest): Promise<PlayResponse> {
     const answer = unwrap(await this.raw.POST("/v1/rounds/play", { body }));
     if (body.state_token !== undefined) {
-      if (answer.state_token === undefined || answer.views === undefined) throw shapeError("playRound", "state_token or views");
-      return answer as SealedPlay;
+      if (!("state_token" in answer && "views" in answer)) throw shapeError("playRound", "state_token or views");
+      return answer;
     }
-    if (answer.state === undefined) throw shapeError("playRound", "state");
-    return answer as PlainPlay;
+    if (!("state" in answer)) throw shapeError("playRound", "state");
+    return answer;
   }
 
   /** A verdict on every move of a record: an illegal move is an answer (`valid: false`), not an error. */
-  async replayRound(body: RequestOf<"replayRound">): Promise<ResponseOf<"replayRound">> {
+  async replayRound(body: ReplayRequest): Promise<ReplayResponse> {
     return unwrap(await this.raw.POST("/v1/rounds/replay", { body }));
   }
 
   /** What one seat may know of a round, plain or sealed. */
-  async viewRound(body: ViewRequest): Promise<ResponseOf<"viewRound">> {
+  async viewRound(body: ViewRequest): Promise<ViewResponse> {
     return unwrap(await this.raw.POST("/v1/rounds/view", { body }));
   }
 
   /** Every legal move of the seat to move, best first, with a score and reasons (README, "Move hints"). */
-  async suggestMoves(body: HintsRequest): Promise<ResponseOf<"suggestMoves">> {
+  async suggestMoves(body: HintsRequest): Promise<HintsResponse> {
     return unwrap(await this.raw.POST("/v1/hints", { body }));
   }
 
@@ -242,6 +395,13 @@ export class RefereeClient {
   /** The contract itself, as YAML text. */
   async getOpenapi(): Promise<string> {
     return unwrap(await this.raw.GET("/openapi.yaml", { parseAs: "text" }));
+  }
+
+  /** The contract itself, as JSON: the same document as getOpenapi, parsed. */
+  async getOpenapiJson(): Promise<OpenApiDocument> {
+    const answer: unknown = unwrap(await this.raw.GET("/openapi.json"));
+    if (!isOpenApiDocument(answer)) throw shapeError("getOpenapiJson", "openapi, info or paths");
+    return answer;
   }
 }
 

@@ -20,18 +20,34 @@ export const CANONICAL_DECK: readonly Card[] = SUITS.flatMap((suit) => RANKS.map
 
 const SPAN = 1n << 64n;
 
+/** The whole-number seeds the service takes: the signed 64-bit range, -(2^63) to 2^63 - 1. */
+export const MIN_INTEGER_SEED = -(1n << 63n);
+export const MAX_INTEGER_SEED = (1n << 63n) - 1n;
+
 /**
  * The text a seed is hashed as: a string as it is; a whole number in decimal (`42` and `"42"` deal alike).
- * A number must be a safe integer (JSON numbers beyond 2^53 lose digits: pass a bigint); a bigint must lie
- * strictly between -(2^64) and 2^64, as the service requires.
+ * A number must be a safe integer (JSON numbers beyond 2^53 lose digits: pass a bigint or a string); a
+ * bigint must lie from -(2^63) to 2^63 - 1, as the service requires. Beyond that, pass the seed as a string
+ * of its digits, which gives the same deck (`"18446744073709551615"`); this throws a RangeError saying so.
  */
 export function seedText(seed: string | number | bigint): string {
   if (typeof seed === "string") return seed;
   if (typeof seed === "number") {
-    if (!Number.isSafeInteger(seed)) throw new RangeError(`a numeric seed must be a safe integer, not ${seed}`);
+    if (!Number.isInteger(seed)) throw new RangeError(`a numeric seed must be a whole number, not ${seed}`);
+    if (!Number.isSafeInteger(seed)) {
+      throw new RangeError(
+        `a numeric seed must be a safe integer (beyond 2^53 a number has lost its digits), not ${seed}: ` +
+          "pass the seed as a string of its digits (or a bigint), which gives the same deck",
+      );
+    }
     return BigInt(seed).toString(10);
   }
-  if (seed <= -SPAN || seed >= SPAN) throw new RangeError("a bigint seed must lie between -(2^64) and 2^64");
+  if (seed < MIN_INTEGER_SEED || seed > MAX_INTEGER_SEED) {
+    throw new RangeError(
+      `a whole-number seed must lie from -(2^63) to 2^63 - 1, as the service requires, not ${seed}: ` +
+        `pass it as the string "${seed}", which gives the same deck`,
+    );
+  }
   return seed.toString(10);
 }
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { ProblemError } from "../src/client.js";
+import { PROBLEM_CODES, PROBLEM_MEDIA_TYPE, ProblemError, isProblemCode } from "../src/client.js";
 import { SPEC, examplePath, expectProblem, expectProblemResponse, specOperations, useReferee, type SpecOperation } from "./helpers.js";
 
 const referee = useReferee();
@@ -142,6 +142,19 @@ describe("the typed client surfaces each kind as a ProblemError", () => {
   test("404 (an unknown profile), and an answer that is not a problem", async () => {
     await expectProblem(referee.client.getRuleset("nope"), 404, "unknown-profile");
     const plain = ProblemError.fromBody(new Response("upstream down", { status: 502, statusText: "Bad Gateway" }), "upstream down");
-    assert.deepEqual([plain.isProblemJson, plain.code, plain.status, plain.problem.detail], [false, "http-502", 502, "upstream down"]);
+    assert.deepEqual([plain.isProblemJson, plain.code, plain.status, plain.problem.detail], [false, "http-error", 502, "upstream down"]);
+  });
+
+  test("a problem whose code this contract lacks is not taken for one of its codes", async () => {
+    const body = { type: "about:blank", title: "Slow down", status: 429, detail: "too many", code: "rate-limited" };
+    const headers = { "content-type": PROBLEM_MEDIA_TYPE };
+    const unknown = await ProblemError.fromResponse(new Response(JSON.stringify(body), { status: 429, headers }));
+    assert.deepEqual([unknown.isProblemJson, unknown.code, unknown.status], [false, "http-error", 429]);
+    assert.match(unknown.problem.detail, /rate-limited/, "the body is kept in detail");
+    const known = await ProblemError.fromResponse(
+      new Response(JSON.stringify({ ...body, status: 422, code: "no-such-seat" }), { status: 422, headers }),
+    );
+    assert.deepEqual([known.isProblemJson, known.code], [true, "no-such-seat"]);
+    assert.ok(PROBLEM_CODES.every(isProblemCode) && !isProblemCode("http-429") && !isProblemCode(undefined));
   });
 });

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { ProblemError, type Card, type PlainDeal } from "../src/client.js";
-import { CANONICAL_DECK, draw, draws, seedText, seededDeck, shuffleWithDraws } from "../src/shuffle.js";
-import { REPO_ROOT, useReferee } from "./helpers.js";
+import { CANONICAL_DECK, MAX_INTEGER_SEED, MIN_INTEGER_SEED, draw, draws, seedText, seededDeck, shuffleWithDraws } from "../src/shuffle.js";
+import { REPO_ROOT, expectProblem, useReferee } from "./helpers.js";
 
 interface Vector {
   id: string;
@@ -20,6 +20,7 @@ interface Vector {
 const VECTORS = (JSON.parse(readFileSync(join(REPO_ROOT, "tests", "vectors", "shuffle.json"), "utf8")) as { vectors: Vector[] })
   .vectors;
 const SPAN = 1n << 64n;
+const HALF = 1n << 63n;
 
 describe("the published test vectors", () => {
   test("there are some, with string and integer seeds", () => {
@@ -63,11 +64,28 @@ describe("the algorithm", () => {
 
   test("an integer seed is its decimal text; bigints beyond 2^53 stay exact", () => {
     assert.deepEqual([seedText(42), seedText("42"), seedText(-7), seedText(0), seedText(-0)], ["42", "42", "-7", "0", "0"]);
-    assert.equal(seedText(SPAN - 1n), "18446744073709551615");
-    assert.throws(() => seedText(2 ** 64), RangeError, "an unsafe number would lose digits");
-    assert.throws(() => seedText(1.5), RangeError);
-    assert.throws(() => seedText(SPAN), RangeError);
+    assert.deepEqual([seedText(2n ** 53n + 1n), seedText(-(2n ** 53n) - 1n)], ["9007199254740993", "-9007199254740993"]);
+    assert.throws(() => seedText(2 ** 53), RangeError, "an unsafe number would lose digits");
+    assert.throws(() => seedText(1.5), /whole number/);
     assert.deepEqual(seededDeck(42n), seededDeck(42));
+  });
+
+  test("an integer seed lies in the signed 64-bit range, as the service requires; beyond, a string", () => {
+    assert.deepEqual([MIN_INTEGER_SEED, MAX_INTEGER_SEED], [-HALF, HALF - 1n]);
+    assert.equal(seedText(HALF - 1n), "9223372036854775807");
+    assert.equal(seedText(-HALF), "-9223372036854775808");
+    for (const seed of [HALF, -HALF - 1n, SPAN - 1n, -(SPAN - 1n), SPAN]) {
+      assert.throws(() => seedText(seed), (error: unknown) => {
+        assert.ok(error instanceof RangeError, String(error));
+        assert.match(error.message, new RegExp(`pass it as the string "${seed}", which gives the same deck`));
+        return true;
+      });
+      assert.throws(() => seededDeck(seed), RangeError);
+    }
+    assert.throws(() => seedText(2 ** 64), /pass the seed as a string/);
+    // The string of the digits is the seed's text: the deck a 64-bit integer would give.
+    assert.deepEqual(seededDeck(String(HALF - 1n)), seededDeck(HALF - 1n));
+    assert.equal(seedText("18446744073709551615"), "18446744073709551615");
   });
 
   test("a draw at or above 2^64 - (2^64 mod n) is drawn again, and the next draw is the next k", () => {
@@ -120,24 +138,43 @@ describe("the decks the service deals", () => {
     });
   }
 
-  test("whole-number seeds up to 2^64 - 1 (sent as bigints, beyond JSON's safe range)", async () => {
-    for (const seed of [SPAN - 1n, -(SPAN - 1n), 2n ** 53n + 1n]) {
-      // JSON.stringify cannot write a bigint: write its digits as a JSON number by hand.
-      const { data, error, response } = await referee.client.raw.POST("/v1/rounds", {
-        body: { rules: "scopa", players: 2, dealer: 0, seed: 0 },
-        bodySerializer: (body) => JSON.stringify(body).replace('"seed":0', `"seed":${seed}`),
-      });
+  /** Deals from a body whose seed is written as the given JSON text (a bigint or 42.0, which JSON.stringify cannot write). */
+  const dealWithSeedText = (json: string) =>
+    referee.client.raw.POST("/v1/rounds", {
+      body: { rules: "scopa", players: 2, dealer: 0, seed: 0 },
+      bodySerializer: (body) => JSON.stringify(body).replace('"seed":0', `"seed":${json}`),
+    });
+
+  test("whole-number seeds to the ends of the signed 64-bit range (sent as bigints, beyond JSON's safe range)", async () => {
+    for (const seed of [HALF - 1n, -HALF, 2n ** 53n + 1n]) {
+      const { data, error, response } = await dealWithSeedText(String(seed));
       if (!response.ok) throw ProblemError.fromBody(response, error);
       assert.deepEqual((data as PlainDeal).deck, seededDeck(seed), String(seed));
     }
   });
 
-  test("a seed of 2^64 is refused as a 422 problem", async () => {
-    const { error, response } = await referee.client.raw.POST("/v1/rounds", {
-      body: { rules: "scopa", players: 2, dealer: 0, seed: 0 },
-      bodySerializer: (body) => JSON.stringify(body).replace('"seed":0', `"seed":${SPAN}`),
-    });
-    assert.equal(response.status, 422);
-    assert.ok(ProblemError.fromBody(response, error).errors.seed);
+  test("a whole number written 42.0 is the integer 42", async () => {
+    const { data, error, response } = await dealWithSeedText("42.0");
+    if (!response.ok) throw ProblemError.fromBody(response, error);
+    assert.deepEqual((data as PlainDeal).deck, seededDeck(42));
+  });
+
+  test("2^64 - 1 sent as a string deals the deck of that string", async () => {
+    const seed = String(SPAN - 1n);
+    assert.equal(seed, "18446744073709551615");
+    const deal = await referee.client.dealRound({ rules: "scopa", players: 2, dealer: 0, seed });
+    assert.deepEqual(deal.deck, seededDeck("18446744073709551615"));
+    assert.notDeepEqual(deal.deck, seededDeck(String(SPAN - 2n)));
+  });
+
+  test("a seed of 2^63 or -(2^63) - 1 as an integer is a 422 invalid-input problem naming seed", async () => {
+    for (const seed of [HALF, -HALF - 1n, SPAN]) {
+      const call = dealWithSeedText(String(seed)).then(({ response, error }) =>
+        Promise.reject(ProblemError.fromBody(response, error)),
+      );
+      const problem = await expectProblem(call, 422, "invalid-input");
+      assert.deepEqual(Object.keys(problem.errors), ["seed"], String(seed));
+      assert.match(problem.errors.seed![0]!, /string/, "the message says to send it as a string");
+    }
   });
 });

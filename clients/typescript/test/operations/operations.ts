@@ -1,4 +1,4 @@
-/** Tag `operations`: health, readiness, metrics and the contract itself. */
+/** Tag `operations`: health, readiness, metrics and the contract itself (YAML and JSON). */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,5 +39,16 @@ operation("getOpenapi", () => {
     const committed = parse(readFileSync(join(REPO_ROOT, "openapi.yaml"), "utf8"));
     assert.equal(served.openapi, "3.1.0");
     assert.deepEqual(served, committed);
+  });
+});
+
+operation("getOpenapiJson", () => {
+  test("serves the same document as JSON: the committed openapi.json, equal to openapi.yaml", async () => {
+    const served = await referee.client.getOpenapiJson();
+    const committed = JSON.parse(readFileSync(join(REPO_ROOT, "openapi.json"), "utf8"));
+    assert.equal(served.openapi, "3.1.0");
+    assert.deepEqual(served, committed);
+    assert.deepEqual(served, parse(readFileSync(join(REPO_ROOT, "openapi.yaml"), "utf8")));
+    assert.ok(Object.keys(served.paths).includes("/openapi.json"), "the document lists this operation");
   });
 });

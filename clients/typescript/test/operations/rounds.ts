@@ -84,8 +84,20 @@ operation("dealRound", () => {
     );
   });
 
-  test("cut outside chkobba and a 41st card are 422 problems", async () => {
-    await expectProblem(referee.client.dealRound({ ...SCOPA, cut: "keep" }), 422, "invalid-input");
+  test("a cut or a player count the profile does not take is a 422 not-in-profile problem", async () => {
+    const cut = await expectProblem(referee.client.dealRound({ ...SCOPA, cut: "keep" }), 422, "not-in-profile");
+    assert.deepEqual(Object.keys(cut.errors), ["cut"]);
+    const three = await expectProblem(referee.client.dealRound({ ...CHKOBBA4, players: 3 }), 422, "not-in-profile");
+    assert.deepEqual(Object.keys(three.errors), ["players"]);
+  });
+
+  test("a dealer or a viewer beyond the players is a 422 no-such-seat problem", async () => {
+    const dealer = await expectProblem(referee.client.dealRound({ ...SCOPA, dealer: 2 }), 422, "no-such-seat");
+    assert.deepEqual(Object.keys(dealer.errors), ["dealer"]);
+    await expectProblem(referee.client.dealRound({ ...SCOPA, sealed: true, viewer: 2 }), 422, "no-such-seat");
+  });
+
+  test("a 41st card is a 422 validation-error problem", async () => {
     const problem = await expectProblem(
       referee.client.dealRound({ rules: "scopa", players: 2, dealer: 0, deck: [...seededDeck(1), "AD"] }),
       422,
@@ -147,6 +159,17 @@ operation("playRound", () => {
     state.table.push(state.stock.pop()!);
     await expectProblem(referee.client.playRound({ state, move: { card: state.hands[1]![0]! } }), 422, "bad-state");
   });
+
+  test("a viewer beyond the players is a 422 no-such-seat problem", async () => {
+    const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
+    const move = scopaRound.moves[0]!; // legal: the first move of the same deal
+    await expectProblem(referee.client.playRound({ state_token: sealed.state_token, move, viewer: 2 }), 422, "no-such-seat");
+    const played = await referee.client.playRound({ state_token: sealed.state_token, move, viewer: 1 });
+    assert.deepEqual(
+      played.views.map((v) => v.seat),
+      [1],
+    );
+  });
 }, playTheRounds);
 
 operation("replayRound", () => {
@@ -186,6 +209,16 @@ operation("replayRound", () => {
     );
   });
 
+  test("a move's seat beyond the players is a 422 no-such-seat problem, not a verdict", async () => {
+    const [first, ...rest] = scopaRound.moves;
+    const problem = await expectProblem(
+      referee.client.replayRound({ ...record(scopaDeal, scopaRound), moves: [{ ...first!, seat: 2 }, ...rest] }),
+      422,
+      "no-such-seat",
+    );
+    assert.deepEqual(Object.keys(problem.errors), ["moves.0.seat"]);
+  });
+
   test("an illegal move is a verdict (200), and the replay stops there", async () => {
     const moves = [...scopaRound.moves];
     moves.splice(1, 0, moves[0]!); // the same card twice
@@ -214,8 +247,11 @@ operation("viewRound", () => {
     assert.deepEqual(view, sealed.views[1]);
   });
 
-  test("a seat that does not play is a 422 problem", async () => {
-    await expectProblem(referee.client.viewRound({ state: scopaDeal.state, seat: 3 }), 422, "invalid-input");
+  test("a seat that does not play is a 422 no-such-seat problem, plain or sealed", async () => {
+    const plain = await expectProblem(referee.client.viewRound({ state: scopaDeal.state, seat: 3 }), 422, "no-such-seat");
+    assert.deepEqual(Object.keys(plain.errors), ["seat"]);
+    const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
+    await expectProblem(referee.client.viewRound({ state_token: sealed.state_token, seat: 2 }), 422, "no-such-seat");
   });
 }, playTheRounds);
 
@@ -238,8 +274,9 @@ operation("suggestMoves", () => {
     );
   });
 
-  test("a seat that is not to move is a 422 problem", async () => {
+  test("a seat that is not to move is a 422 not-your-turn problem; one beyond the players, no-such-seat", async () => {
     const other = 1 - (scopaDeal.state.turn ?? 0);
     await expectProblem(referee.client.suggestMoves({ state: scopaDeal.state, seat: other }), 422, "not-your-turn");
+    await expectProblem(referee.client.suggestMoves({ state: scopaDeal.state, seat: 2 }), 422, "no-such-seat");
   });
 }, playTheRounds);
