@@ -20,7 +20,7 @@ from service.rules import (
     validate,
 )
 from service.rules.cards import codes
-from service.rules.errors import MoveError
+from service.rules.errors import MoveError, NoSuchSeat
 from service.rules.seat_view import views_json
 
 from . import examples, schemas
@@ -150,7 +150,9 @@ def _loaded_state(loaded: dict[str, Any]) -> RoundState:
 
 
 def _sealed(state: RoundState, viewer: int | None) -> dict[str, Any]:
-    seats = range(state.players) if viewer is None else [seat_view(state, viewer).seat]
+    if viewer is not None and not 0 <= viewer < state.players:
+        raise NoSuchSeat(f"viewer must be a seat from 0 to {state.players - 1}", field="viewer")
+    seats = range(state.players) if viewer is None else [viewer]
     return {
         "state_token": _sealer().seal(state.to_json()),
         "views": views_json(state, seats),

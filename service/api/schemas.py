@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.ops.problems import CODES
-from service.rules import CATEGORIES, DECK, REASONS, CaptureKind, Cut, Outcome, Phase
+from service.rules import CATEGORIES, DECK, PROFILES, REASONS, CaptureKind, Cut, Outcome, Phase
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
@@ -358,7 +358,7 @@ class ViewResponse(Schema):
     view = fields.Nested(SeatViewOut, required=True)
 
 
-class EventOut(Schema):
+class RoundEventOut(Schema):
     seat = fields.Integer(required=True)
     card = CardField()
     cut = fields.String(validate=validate.OneOf(CUTS))
@@ -384,7 +384,7 @@ class PlayResponse(Schema):
     views = fields.List(
         fields.Nested(SeatViewOut), required=True, metadata={"description": "With a state_token: one per seat."}
     )
-    event = fields.Nested(EventOut, required=True)
+    event = fields.Nested(RoundEventOut, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), allow_none=True, required=True)
     next_dealer = fields.Integer(
         required=True,
@@ -399,7 +399,9 @@ class MoveVerdictOut(Schema):
     card = CardField()
     cut = fields.String(validate=validate.OneOf(CUTS))
     verdict = fields.String(required=True, validate=validate.OneOf(["legal", "illegal"]))
-    code = fields.String()
+    code = fields.String(
+        validate=validate.OneOf(list(CODES)), metadata={"description": "When illegal: the problem code of the refusal."}
+    )
     reason = fields.String()
     captured = fields.List(CardField(), required=True)
     sweep = fields.Boolean(required=True)
@@ -407,7 +409,10 @@ class MoveVerdictOut(Schema):
         fields.Nested(CardMovesOut),
         metadata={"description": f"When illegal: what the seat could play, every capture option. {HUGE_CAPTURES}"},
     )
-    legal_cuts = fields.List(fields.String(), metadata={"description": "When illegal in phase cut: keep, table."})
+    legal_cuts = fields.List(
+        fields.String(validate=validate.OneOf(CUTS)),
+        metadata={"description": "When illegal in phase cut: keep, table."},
+    )
 
 
 class ClaimVerdict(Schema):
@@ -453,7 +458,7 @@ class RedealOut(Schema):
 
 
 class RulesetOut(Schema):
-    id = fields.String(required=True)
+    id = fields.String(required=True, validate=validate.OneOf(list(PROFILES)))
     title = fields.String(required=True)
     sources = fields.List(fields.String(), required=True)
     players = fields.List(fields.Integer(), required=True)

@@ -18,7 +18,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask.testing import FlaskClient
 from marshmallow import Schema, fields
 
-from service.ops.problems import MEDIA_TYPE
+from service.ops.problems import CODES, MEDIA_TYPE
 from service.rules import DECK, PROFILES, Outcome, Phase
 from service.rules.shuffle import SEED_MAX, SEED_MIN
 
@@ -218,9 +218,9 @@ def build(client: FlaskClient) -> dict[str, Any]:
     _variants(document)
     document["components"]["schemas"]["DealRequest"].update(DealRequest.contract)
     schemas = document["components"]["schemas"]
-    schemas.update(_named_enums(schemas))
+    schemas.update({name: _named_enums(schema) for name, schema in schemas.items() if name not in NAMED_ENUMS})
     for name, members in NAMED_ENUMS.items():
-        schemas[name] = {"type": "string", "enum": members}
+        schemas.setdefault(name, {"type": "string", "enum": members})
     document["paths"] = _named_enums(document["paths"])
     _card_sets(schemas)
     return {"openapi": document.pop("openapi"), **document}
@@ -236,7 +236,14 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
             content["examples"] = ran["200"]
         ok["content"] = {"application/json": content}
     elif op.media_type == "application/json":  # this document
-        ok["content"] = {op.media_type: {"schema": {"type": "object", "description": "This OpenAPI document."}}}
+        document = {
+            "type": "object",
+            "description": "This OpenAPI document.",
+            "properties": {"openapi": {"type": "string"}, "info": {"type": "object"}, "paths": {"type": "object"}},
+            "required": ["openapi", "info", "paths"],
+            "additionalProperties": True,
+        }
+        ok["content"] = {op.media_type: {"schema": document}}
     elif op.media_type == "application/yaml":  # this document as text (clients/python/config.yml)
         ok["content"] = {op.media_type: {"schema": {"type": "string", "format": "binary"}}}
     else:  # the metrics
@@ -283,6 +290,8 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
 # Closed sets used in several places, each a named enum (one type in a generated client, not one
 # per field): the components' names and their values.
 NAMED_ENUMS = {
+    "ProfileId": list(PROFILES),
+    "ProblemCode": list(CODES),
     "Cut": CUTS,
     "CaptureKind": CAPTURE_KINDS,
     "Phase": [p.value for p in Phase],

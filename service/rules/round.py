@@ -271,6 +271,8 @@ class RoundInPlay:
         if turn is None:
             raise WrongPhase(f"nobody moves in phase {self.phase.value}", field="move", phase=self.phase.value)
         if move.seat is not None and move.seat != turn:
+            if not 0 <= move.seat < self.players:
+                raise NoSuchSeat(f"seat must be from 0 to {self.players - 1}", field="move.seat")
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {move.seat}'s", field="move.seat", turn=turn)
         if self.phase is _CUT:
             if not isinstance(move, CutMove):

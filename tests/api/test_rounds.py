@@ -321,6 +321,13 @@ def test_play_not_your_turn(client):
     problem(play(client, state, {"card": "7C", "seat": 0}), 422, "not-your-turn")
 
 
+def test_play_a_seat_beyond_the_players_is_no_such_seat_as_in_a_replay(client):
+    state = first_play_state(client)
+    assert state["players"] == 2
+    body = problem(play(client, state, {"card": "7C", "seat": 3}), 422, "no-such-seat")
+    assert list(body["errors"]) == ["move.seat"]
+
+
 def test_play_wrong_phase(client):
     state = first_play_state(client)
     problem(play(client, state, {"cut": "keep"}), 422, "wrong-phase")

@@ -352,6 +352,18 @@ def test_viewer_goes_only_with_sealed_answers(client, path, body):
     assert "viewer" in found["errors"]
 
 
+@pytest.mark.parametrize("path", ["/v1/rounds", "/v1/rounds/play"])
+def test_a_viewer_beyond_the_players_is_no_such_seat_named_viewer(client, path):
+    deal = {"rules": "scopa", "players": 2, "dealer": 0, "seed": "v", "sealed": True}
+    if path == "/v1/rounds":
+        body = {**deal, "viewer": 2}
+    else:
+        dealt = ok(client.post("/v1/rounds", json={**deal, "viewer": 1}))
+        body = {"state_token": dealt["state_token"], "move": {"card": dealt["views"][0]["hand"][0]}, "viewer": 3}
+    found = problem(client.post(path, json=body), 422, "no-such-seat")
+    assert list(found["errors"]) == ["viewer"]
+
+
 # ---- tokens the service will not open ----------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ from service.rules import (
     round_breakdown,
     score_round,
 )
+from service.rules.shuffle import SEED_MAX, SEED_MIN
 
 # RULES.md §1: capture values per profile.
 FACE_VALUES = {"chkobba": {"J": 9, "Q": 8, "K": 10}, "chkobba-crp": {"J": 8, "Q": 9, "K": 10}}
@@ -123,7 +124,7 @@ CRP_OPTIONS = st.fixed_dictionaries(
 )
 decks = st.one_of(
     st.permutations(DECK).map(lambda cards: {"deck": [c.code for c in cards]}),
-    st.integers(min_value=0, max_value=2**63).map(lambda n: {"seed": n}),
+    st.integers(min_value=SEED_MIN, max_value=SEED_MAX).map(lambda n: {"seed": n}),
     st.text(min_size=1, max_size=12).map(lambda s: {"seed": s}),
 )
 

@@ -48,7 +48,9 @@ def test_the_codes_given_as_literals_are_in_the_table() -> None:
 
 def test_the_contract_lists_exactly_the_codes_of_the_table() -> None:
     document = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
-    assert document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"] == list(CODES)
+    schemas = document["components"]["schemas"]
+    assert schemas["Problem"]["properties"]["code"]["$ref"] == "#/components/schemas/ProblemCode"
+    assert schemas["ProblemCode"]["enum"] == list(CODES)
 
 
 def test_the_readme_table_lists_every_code_with_its_status_and_advice() -> None:

@@ -55,15 +55,14 @@ export type Rules = Schemas["Rules"];
 export type Seed = Schemas["Seed"];
 export type RoundState = Schemas["RoundState"];
 export type SeatView = Schemas["SeatView"];
-/** What a move did (the spec's Event, renamed so as not to hide the DOM's Event where it is imported). */
-export type RoundEvent = Schemas["Event"];
+/** What a move did (named RoundEvent, not Event, so as not to hide the DOM's Event where it is imported). */
+export type RoundEvent = Schemas["RoundEvent"];
 export type ScoreLine = Schemas["ScoreLine"];
 export type CardMoves = Schemas["CardMoves"];
 export type CaptureOption = Schemas["CaptureOption"];
 export type Ruleset = Schemas["Ruleset"];
 export type Health = Schemas["Health"];
 export type Hint = Schemas["Hint"];
-export type HintMove = Schemas["HintMove"];
 export type Problem = Schemas["Problem"];
 /** Every problem code of the contract (README, "Problem codes"). */
 export type ProblemCode = Problem["code"];
@@ -129,8 +128,8 @@ export type HintsResponse = Schemas["HintsResponse"];
 export type RulesetsResponse = Schemas["RulesetsResponse"];
 
 /**
- * getOpenapiJson's answer: the OpenAPI document. The spec says only `type: object`, which generates
- * Record<string, never>; these are the fields every OpenAPI 3.1 document has.
+ * getOpenapiJson's answer: the OpenAPI document. The spec requires openapi, info and paths of an
+ * object it does not describe further; these are their shapes in every OpenAPI 3.1 document.
  */
 export interface OpenApiDocument {
   openapi: string;

@@ -423,11 +423,8 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /**
-             * @description Stable machine code of the problem (README, "Problem codes").
-             * @enum {string}
-             */
-            code: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "not-acceptable" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
+            /** @description Stable machine code of the problem (README, "Problem codes"). */
+            code: components["schemas"]["ProblemCode"];
             /** @description Validation messages per field path (dot-separated). */
             errors?: {
                 [key: string]: string[];
@@ -468,17 +465,10 @@ export interface components {
             last_capturer: number | null;
         };
         HintsRequest: components["schemas"]["PlainHintsRequest"] | components["schemas"]["SealedHintsRequest"];
-        HintMove: {
-            /** @description Phase play: the card to play. */
-            card?: components["schemas"]["Card"];
-            /** @description Phase play: the table cards it takes, [] when the card is laid. */
-            capture?: components["schemas"]["Card"][];
-            /** @description Phase cut. */
-            cut?: components["schemas"]["Cut"];
-        };
+        MoveInput: components["schemas"]["PlayMove"] | components["schemas"]["CutMove"];
         Hint: {
-            /** @description A move playRound accepts as it is. */
-            move: components["schemas"]["HintMove"];
+            /** @description A move playRound accepts as it is: in phase play, its card and capture. */
+            move: components["schemas"]["MoveInput"];
             /** @description Phase play: the round's final point margin (the seat's side minus the mean of the others) the strategy expects after this move; exact with two players and an empty stock. Phase cut: a preference. */
             score: number;
             /** @description Stable codes of what the strategy weighed (README, "Move hints"). */
@@ -581,9 +571,8 @@ export interface components {
             cut_card?: components["schemas"]["Card"];
         };
         DealResponse: components["schemas"]["PlainDeal"] | components["schemas"]["SealedDeal"];
-        MoveInput: components["schemas"]["PlayMove"] | components["schemas"]["CutMove"];
         PlayRequest: components["schemas"]["PlainPlayRequest"] | components["schemas"]["SealedPlayRequest"];
-        Event: {
+        RoundEvent: {
             seat: number;
             card?: components["schemas"]["Card"];
             cut?: components["schemas"]["Cut"];
@@ -623,14 +612,15 @@ export interface components {
             cut?: components["schemas"]["Cut"];
             /** @enum {string} */
             verdict: "legal" | "illegal";
-            code?: string;
+            /** @description When illegal: the problem code of the refusal. */
+            code?: components["schemas"]["ProblemCode"];
             reason?: string;
             captured: components["schemas"]["Card"][];
             sweep: boolean;
             /** @description When illegal: what the seat could play, every capture option. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
             /** @description When illegal in phase cut: keep, table. */
-            legal_cuts?: string[];
+            legal_cuts?: components["schemas"]["Cut"][];
         };
         ScoreDiscrepancy: {
             side: number;
@@ -690,7 +680,7 @@ export interface components {
             };
         };
         Ruleset: {
-            id: string;
+            id: components["schemas"]["ProfileId"];
             title: string;
             sources: string[];
             players: number[];
@@ -810,7 +800,7 @@ export interface components {
         PlainPlayResponse: {
             /** @description When the request gave a plain state. */
             state: components["schemas"]["RoundState"];
-            event: components["schemas"]["Event"];
+            event: components["schemas"]["RoundEvent"];
             breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
             next_dealer: number | null;
@@ -820,11 +810,13 @@ export interface components {
             state_token: string;
             /** @description With a state_token: one per seat. */
             views: components["schemas"]["SeatView"][];
-            event: components["schemas"]["Event"];
+            event: components["schemas"]["RoundEvent"];
             breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
             next_dealer: number | null;
         };
+        /** @enum {string} */
+        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "not-acceptable" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
         /** @enum {string} */
         Cut: "keep" | "table";
         /** @enum {string} */
@@ -933,7 +925,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        openapi: string;
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */

@@ -262,7 +262,7 @@ operation("suggestMoves", () => {
     assert.equal(hints.seat, state.turn);
     const scores = hints.moves.map((m) => m.score);
     assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
-    const played = await referee.client.playRound({ state, move: hints.moves[0]!.move as never });
+    const played = await referee.client.playRound({ state, move: hints.moves[0]!.move });
     assert.equal(played.event.seat, state.turn);
   });
 
