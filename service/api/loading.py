@@ -9,27 +9,48 @@ the requests use, a quick test of the JSON value that takes only values the fiel
 type it takes as it is (``quick_type``), or has a ``quick_load``. A value of that type whose
 validators are comparisons (Range, Length, OneOf) is checked in line; any other value (null
 included), and any other field type, goes through the field's own ``deserialize``. Nested schemas
-are compiled alike, and a schema's ``validates_schema`` hooks are called as ``Schema.load`` calls them.
+are compiled alike.
 
 At the first doubt of any kind (a missing required field, a refusal by a field, a validator or a
-hook, an unknown key, a body that is not an object), the whole body goes to ``Schema.load``, so
-every error is marshmallow's own, with its whole error tree. A schema that uses what the short road
-does not reproduce (other hooks, renamed or dotted fields, partial loading, ``many``, unknown fields
-other than refused) is always loaded by ``Schema.load``.
+check, an unknown key, a body that is not an object), the whole body goes to ``Schema.load``, so
+every error is marshmallow's own, with its whole error tree. Only a ``Checked`` schema takes the
+short road: its checks across fields are named in ``checks``, which the short road calls as its one
+``validates_schema`` hook does, and it has no other marshmallow hook (tests/api/test_loading.py
+reads the schemas' source for one). Any other schema, or one that uses what the short road does not
+reproduce (renamed or dotted fields, partial loading, ``many``, unknown fields other than refused),
+is loaded by ``Schema.load``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
-from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate, validates_schema
 from marshmallow.fields import Field
 
-_OTHER_HOOKS = (PRE_LOAD, POST_LOAD, VALIDATES)
 Convert = Callable[[Any, Any], Any]  # (value, parent object) -> loaded value
 Quick = Callable[[Any], dict[str, Any]]
+
+
+class Checked(Schema):
+    """A schema whose checks across fields are its methods named in ``checks``: each takes the loaded
+    fields and raises ``ValidationError``. ``Schema.load`` calls them by the one hook below (every
+    error kept, as marshmallow keeps those of several hooks); the short road calls them itself."""
+
+    checks: ClassVar[tuple[str, ...]] = ()
+
+    @validates_schema
+    def _run_checks(self, data: dict[str, Any], **kwargs: Any) -> None:
+        errors: dict[str, list[Any]] = {}
+        for name in self.checks:
+            try:
+                getattr(self, name)(data)
+            except ValidationError as exc:  # a message (or list of them) for exc.field_name
+                messages = exc.messages if isinstance(exc.messages, list) else [exc.messages]
+                errors.setdefault(exc.field_name, []).extend(messages)
+        if errors:
+            raise ValidationError(errors)
 
 
 class Slow(Exception):
@@ -44,12 +65,10 @@ class Loader:
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
         self.known = frozenset(schema.load_fields)
-        plan = _plan(schema)
-        hooks = None if plan is None else _schema_validators(schema)
-        self.fields: list[tuple[str, bool, Any, Convert]] | None = None if hooks is None else plan
-        self.validators: list[Callable[..., Any]] | None = hooks
+        self.fields: list[tuple[str, bool, Any, Convert]] | None = _plan(schema)
+        checks = [getattr(schema, name) for name in schema.checks] if isinstance(schema, Checked) else []
         # The body loaded by the short road; raises ``Slow`` or ``ValidationError`` at any doubt.
-        self.quick: Quick = _declined if self.fields is None or hooks is None else _compile(self, hooks)
+        self.quick: Quick = _declined if self.fields is None else _compile(self, checks)
 
     def load(self, data: Any) -> dict[str, Any]:
         if self.fields is not None:
@@ -64,7 +83,7 @@ class Loader:
 def _plan(schema: Schema) -> list[tuple[str, bool, Any, Convert]] | None:
     """One entry per field (its name, whether it is required, its load_default and its conversion),
     or None when the short road cannot reproduce ``Schema.load`` for this schema."""
-    if schema.many or schema.partial or schema.unknown != RAISE or any(schema._hooks[h] for h in _OTHER_HOOKS):
+    if not isinstance(schema, Checked) or schema.many or schema.partial or schema.unknown != RAISE:
         return None
     plan = []
     for name, field in schema.load_fields.items():
@@ -74,24 +93,13 @@ def _plan(schema: Schema) -> list[tuple[str, bool, Any, Convert]] | None:
     return plan
 
 
-def _schema_validators(schema: Schema) -> list[Callable[..., Any]] | None:
-    """The ``validates_schema`` hooks, bound, in the order ``Schema.load`` calls them (one object,
-    not the collection; no original data), or None if one needs what the short road lacks."""
-    hooks = []
-    for attr_name, pass_collection, options in schema._hooks[VALIDATES_SCHEMA]:
-        if pass_collection or options.get("pass_original"):
-            return None
-        hooks.append(getattr(schema, attr_name))
-    return hooks
-
-
-def _compile(loader: Loader, hooks: list[Callable[..., Any]]) -> Quick:
-    """The schema's short road as one function, written out field by field: what the loop over the
+def _compile(loader: Loader, checks: list[Callable[[dict[str, Any]], None]]) -> Quick:
+    """The schema's short road as one function, written out field by field, then its checks: what the loop over the
     fields and a converter call per field cost was most of a body's loading time. For a field that
     takes a JSON type as it is, with comparisons for validators, the test is written in line;
     anything else calls the field's converter (``_converter``), which raises at any doubt."""
     assert loader.fields is not None
-    env: dict[str, Any] = {"Slow": Slow, "MISSING": missing, "KNOWN": loader.known, "UNKNOWN": loader.schema.unknown}
+    env: dict[str, Any] = {"Slow": Slow, "MISSING": missing, "KNOWN": loader.known}
     lines = [
         "def quick(data):",
         "    if type(data) is not dict or not data.keys() <= KNOWN:",
@@ -115,9 +123,9 @@ def _compile(loader: Loader, hooks: list[Callable[..., Any]]) -> Quick:
             test, loaded = inline
             lines += [f"    elif {test}:", f"        out[{name!r}] = {loaded}"]
         lines += ["    else:", f"        out[{name!r}] = convert{i}(value, data)"]
-    for j, hook in enumerate(hooks):
-        env[f"hook{j}"] = hook
-        lines.append(f"    hook{j}(out, partial=False, many=False, unknown=UNKNOWN)")
+    for j, check in enumerate(checks):
+        env[f"check{j}"] = check
+        lines.append(f"    check{j}(out)")
     lines.append("    return out")
     exec("\n".join(lines), env)  # noqa: S102 - code written here, from the schema's own settings
     quick: Quick = env["quick"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
 from service.ops.problems import CODES
 from service.rules import CATEGORIES, DECK, PROFILES, REASONS, CaptureKind, Cut, Outcome, Phase
@@ -21,6 +21,7 @@ from service.rules.replay import MAX_MOVES
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
+from .loading import Checked
 from .sealing import MAX_TOKEN_CHARS
 
 MAX_HAND = HAND_SIZE
@@ -76,7 +77,7 @@ def Point(**kwargs: Any) -> StrictInt:  # noqa: N802 - a category's points in a 
 Variants = dict[str, tuple[str, tuple[str, ...]]]
 
 
-class OneOfFields(Schema):
+class OneOfFields(Checked):
     """A schema that takes exactly one of the fields named in ``variants``.
 
     The contract names each variant, ``{field: (component name, the fields that only it takes)}``,
@@ -84,9 +85,9 @@ class OneOfFields(Schema):
     """
 
     variants: ClassVar[Variants] = {}
+    checks: ClassVar[tuple[str, ...]] = ("exactly_one",)
 
-    @validates_schema
-    def _exactly_one(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def exactly_one(self, data: dict[str, Any]) -> None:
         exclusive = tuple(self.variants)
         given = [name for name in exclusive if data.get(name) is not None]
         if len(given) != 1:
@@ -97,14 +98,14 @@ class OneOfFields(Schema):
 # ---- requests ------------------------------------------------------------------------------------
 
 
-class CapturesRequest(Schema):
+class CapturesRequest(Checked):
     rules = RulesField(required=True)
     table = Cards(required=True, max_items=MAX_CARDS - 1, metadata={"description": "Table cards, in table order."})
     hand = Cards(required=True, min_items=1, max_items=MAX_HAND)
     last_play = Bool(load_default=False, metadata={"description": "The last play of the round never sweeps."})
 
 
-class PlayInput(Schema):
+class PlayInput(Checked):
     card = CardField(required=True)
     capture = Cards(
         max_items=MAX_CARDS - 1,
@@ -113,7 +114,7 @@ class PlayInput(Schema):
     )
 
 
-class MoveRequest(Schema):
+class MoveRequest(Checked):
     rules = RulesField(required=True)
     table = Cards(required=True, max_items=MAX_CARDS - 1)
     hand = Cards(required=True, min_items=1, max_items=MAX_HAND)
@@ -121,7 +122,7 @@ class MoveRequest(Schema):
     last_play = Bool(load_default=False)
 
 
-class CountsInput(Schema):
+class CountsInput(Checked):
     cards = Count(TOTALS["cards"], required=True)
     diamonds = Count(TOTALS["diamonds"], required=True)
     sevens = Count(TOTALS["sevens"], required=True)
@@ -136,7 +137,7 @@ class SideInput(OneOfFields):
     sweeps = Count(MAX_SWEEPS, required=True)
 
 
-class ScoreLine(Schema):
+class ScoreLine(Checked):
     side = Count(2, required=True)
     cards = Point(required=True)
     diamonds = Point(required=True)
@@ -147,19 +148,19 @@ class ScoreLine(Schema):
     total = Count(MOST_POINTS, required=True)
 
 
-class ScoreRequest(Schema):
+class ScoreRequest(Checked):
     rules = RulesField(required=True)
     sides = fields.List(fields.Nested(SideInput), required=True, validate=SIDES)
     last_capturer = StrictInt(validate=validate.Range(min=0, max=2), allow_none=True)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
 
 
-class DecisionClaim(Schema):
+class DecisionClaim(Checked):
     outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
     winner = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
 
 
-class MatchRequest(Schema):
+class MatchRequest(Checked):
     rules = RulesField(required=True)
     scores = fields.List(Count(MAX_SCORE), required=True, validate=SIDES)
     round_points = fields.List(Count(MOST_POINTS), required=True, validate=SIDES)
@@ -169,7 +170,7 @@ class MatchRequest(Schema):
 VIEWER = {"description": "Sealed answers only: give this seat's view alone, for a client that plays that seat."}
 
 
-class DealRequest(Schema):
+class DealRequest(Checked):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
     dealer = Seat(required=True)
@@ -182,14 +183,15 @@ class DealRequest(Schema):
     )
     viewer = Seat(metadata=VIEWER)
 
-    # What _deck_or_seed checks, in the contract's words (added to the schema by service/api/spec.py).
+    # What deck_or_seed checks, in the contract's words (added to the schema by service/api/spec.py).
     contract: ClassVar[dict[str, Any]] = {
         "not": {"required": ["deck", "seed"]},
         "dependentSchemas": {"viewer": {"properties": {"sealed": {"const": True}}, "required": ["sealed"]}},
     }
 
-    @validates_schema
-    def _deck_or_seed(self, data: dict[str, Any], **kwargs: Any) -> None:
+    checks = ("deck_or_seed",)
+
+    def deck_or_seed(self, data: dict[str, Any]) -> None:
         if data.get("deck") is not None and data.get("seed") is not None:
             raise ValidationError("give a deck or a seed, not both", "seed")
         if "viewer" in data and not data["sealed"]:
@@ -204,7 +206,7 @@ class MoveInput(OneOfFields):
     seat = Seat(metadata={"description": "When given, must be the seat whose turn it is."})
 
 
-class RoundStateSchema(Schema):
+class RoundStateSchema(Checked):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
     dealer = Seat(required=True)
@@ -229,8 +231,9 @@ class PlayRequest(OneOfFields):
     move = fields.Nested(MoveInput, required=True)
     viewer = Seat(metadata=VIEWER)
 
-    @validates_schema
-    def _viewer_with_token(self, data: dict[str, Any], **kwargs: Any) -> None:
+    checks = ("exactly_one", "viewer_with_token")
+
+    def viewer_with_token(self, data: dict[str, Any]) -> None:
         if "viewer" in data and "state_token" not in data:
             raise ValidationError("viewer goes with state_token", "viewer")
 
@@ -242,7 +245,7 @@ class ViewRequest(OneOfFields):
     seat = Seat(required=True)
 
 
-class ReplayRequest(Schema):
+class ReplayRequest(Checked):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
     dealer = Seat(required=True)
