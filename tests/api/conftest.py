@@ -53,8 +53,9 @@ def ok(response: Any) -> Any:
     return response.get_json()
 
 
-def problem(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    """Assert an RFC 9457 problem with the stable fields of CONTRACT.md; return its body."""
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    """Assert an RFC 9457 problem with the stable fields of CONTRACT.md and the ``code`` named; return
+    its body. (The code is required: a refusal for another reason must fail the test.)"""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == PROBLEM_MEDIA_TYPE, response.headers.get("Content-Type")
     body = response.get_json()
@@ -66,8 +67,7 @@ def problem(response: Any, status: int, code: str | None = None) -> dict[str, An
     assert isinstance(body["title"], str) and body["title"]
     assert isinstance(body["detail"], str) and body["detail"]
     assert isinstance(body["code"], str) and body["code"]
-    if code is not None:
-        assert body["code"] == code, body
+    assert body["code"] == code, body
     # No stack trace or internals leak into a problem.
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and 'File "' not in text

@@ -319,9 +319,9 @@ def test_score_scopa_does_not_score_sevens(client):
     ],
     ids=["39-cards", "7D-twice", "11-diamonds", "overlapping-piles", "missing-card"],
 )
-def test_score_counts_that_cannot_come_from_one_round(client, sides):
-    body = problem(scores(client, "chkobba", sides), 422)
-    assert body["code"] in ("inconsistent-counts", "duplicate-card")
+def test_score_counts_that_cannot_come_from_one_round(client, request, sides):
+    code = "duplicate-card" if request.node.callspec.id == "overlapping-piles" else "inconsistent-counts"
+    body = problem(scores(client, "chkobba", sides), 422, code)
     assert body["errors"]
 
 
@@ -405,18 +405,18 @@ def test_decide_after_a_tie_at_the_target_plays_on(client):
 
 
 @pytest.mark.parametrize(
-    ("before", "points", "field"),
+    ("before", "points", "field", "code"),
     [
-        ([17, 12], [5, 1, 0], "round_points"),
-        ([17, -1], [5, 1], "scores.1"),
-        ([17, 12], [5, -2], "round_points.1"),
+        ([17, 12], [5, 1, 0], "round_points", "invalid-scores"),
+        ([17, -1], [5, 1], "scores.1", "validation-error"),
+        ([17, 12], [5, -2], "round_points.1", "validation-error"),
     ],
 )
-def test_decide_bad_lists(client, before, points, field):
-    body = problem(decide(client, "chkobba", before, points), 422)
+def test_decide_bad_lists(client, before, points, field, code):
+    body = problem(decide(client, "chkobba", before, points), 422, code)
     assert field in body["errors"], body["errors"]
 
 
 def test_decide_scopa_single_round_starts_from_zero(client):
-    body = problem(decide(client, "scopa", [1, 0], [1, 0]), 422)
+    body = problem(decide(client, "scopa", [1, 0], [1, 0]), 422, "invalid-scores")
     assert "scores" in body["errors"]

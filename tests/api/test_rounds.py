@@ -146,7 +146,7 @@ def test_deal_whole_number_seeds_span_the_signed_64_bit_range(client, seed):
 @pytest.mark.parametrize("seed", [2**63, -(2**63) - 1, 2**64 - 1, 2**64, -(2**64), 10**40])
 def test_deal_seed_beyond_the_signed_64_bit_range_is_refused(client, seed):
     """Kotlin, Swift and Java clients hold a seed in a signed 64-bit integer: larger ones go as strings."""
-    refusal = problem(deal(client, rules="scopa", players=2, dealer=0, seed=seed), 422)
+    refusal = problem(deal(client, rules="scopa", players=2, dealer=0, seed=seed), 422, "invalid-input")
     assert refusal["code"] == "invalid-input" and "2^63 - 1" in refusal["detail"]
 
 
@@ -215,28 +215,28 @@ def test_deal_redeal_rules_per_profile(client):
 
 
 def test_cut_on_scopa_is_a_422(client):
-    body = problem(deal(client, rules="scopa", players=2, dealer=0, seed="x", cut="keep"), 422)
+    body = problem(deal(client, rules="scopa", players=2, dealer=0, seed="x", cut="keep"), 422, "not-in-profile")
     assert "cut" in body["errors"]
-    body = problem(deal(client, rules="chkobba-crp", players=2, dealer=0, seed="x", cut="table"), 422)
+    body = problem(deal(client, rules="chkobba-crp", players=2, dealer=0, seed="x", cut="table"), 422, "not-in-profile")
     assert "cut" in body["errors"]
 
 
 @pytest.mark.parametrize(
-    ("body", "path"),
+    ("body", "path", "code"),
     [
-        ({"rules": "chkobba", "players": 3, "dealer": 0}, "players"),
-        ({"rules": "scopa", "players": 4, "dealer": 0}, "players"),
-        ({"rules": "chkobba", "players": 2, "dealer": 2}, "dealer"),
-        ({"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL[:39]}, "deck"),
-        ({"rules": "chkobba", "players": 2, "dealer": 0, "deck": [*CANONICAL[:39], "AD"]}, "deck.39"),
-        ({"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL, "seed": "x"}, "seed"),
-        ({"rules": "chkobba", "players": 2, "dealer": 0, "cut": "shuffle"}, "cut"),
-        ({"rules": "chkobba", "players": 2, "dealer": 0, "seed": ""}, "seed"),
-        ({"rules": "chkobba", "players": 2, "dealer": 0, "seed": 1.5}, "seed"),
+        ({"rules": "chkobba", "players": 3, "dealer": 0}, "players", "not-in-profile"),
+        ({"rules": "scopa", "players": 4, "dealer": 0}, "players", "not-in-profile"),
+        ({"rules": "chkobba", "players": 2, "dealer": 2}, "dealer", "no-such-seat"),
+        ({"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL[:39]}, "deck", "validation-error"),
+        ({"rules": "chkobba", "players": 2, "dealer": 0, "deck": [*CANONICAL[:39], "AD"]}, "deck.39", "duplicate-card"),
+        ({"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL, "seed": "x"}, "seed", "validation-error"),
+        ({"rules": "chkobba", "players": 2, "dealer": 0, "cut": "shuffle"}, "cut", "validation-error"),
+        ({"rules": "chkobba", "players": 2, "dealer": 0, "seed": ""}, "seed", "invalid-input"),
+        ({"rules": "chkobba", "players": 2, "dealer": 0, "seed": 1.5}, "seed", "invalid-input"),
     ],
 )
-def test_deal_rejects(client, body, path):
-    found = problem(deal(client, **body), 422)
+def test_deal_rejects(client, body, path, code):
+    found = problem(deal(client, **body), 422, code)
     assert path in found["errors"], found["errors"]
 
 
@@ -659,10 +659,10 @@ def test_replay_not_your_turn(client, rounds):
 def test_replay_rejects_malformed_records(client, rounds):
     record = rounds["chkobba-2"]
     too_long = record.moves + record.moves
-    assert "moves" in problem(replay(client, **replay_request(record, too_long)), 422)["errors"]
+    assert "moves" in problem(replay(client, **replay_request(record, too_long)), 422, "validation-error")["errors"]
     bad_card = [*record.moves[:3], {"card": "8D"}]
     assert "moves.3.card" in problem(replay(client, **replay_request(record, bad_card)), 422, "invalid-card")["errors"]
     short_deck = {**replay_request(record), "deck": record.deck[:39]}
-    assert "deck" in problem(replay(client, **short_deck), 422)["errors"]
+    assert "deck" in problem(replay(client, **short_deck), 422, "validation-error")["errors"]
     scopa = rounds["scopa-2"]
-    assert "cut" in problem(replay(client, **replay_request(scopa, cut="keep")), 422)["errors"]
+    assert "cut" in problem(replay(client, **replay_request(scopa, cut="keep")), 422, "not-in-profile")["errors"]
