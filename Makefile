@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 TS_CLIENT := clients/typescript
 
-.PHONY: install test lint contract-lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install test test-fast lint contract-lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ ts-client: install
 
 test: lint contract-lint offline-checks browser ts-client
 	$(BIN)/pytest
+
+# The rules core and the HTTP edge in-process, without the tests that start gunicorn or a browser
+# (pytest markers server and browser): the quick loop while working. `make test` runs everything.
+test-fast: install
+	$(BIN)/pytest -q -m "not server and not browser" tests/unit tests/api
 
 # Benchmarks: never part of `make test`. `make bench` runs them all (several minutes).
 bench: bench-rules bench-http bench-hints bench-worst bench-slow

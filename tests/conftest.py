@@ -1,8 +1,12 @@
 """Hypothesis profiles: the default run is deterministic and bounded (STYLE.md, Tests)."""
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from .support import CURRENT_TEST
 
 # Deterministic: the same examples on every run and machine, no example database on disk.
 settings.register_profile(
@@ -23,3 +27,18 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("CHKOBBA_HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True)
+def _current_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The running test, for running_gunicorn to check its marker (tests/support.py)."""
+    CURRENT_TEST[0] = request.node
+    yield
+    CURRENT_TEST[0] = None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser drives Chromium: marked browser."""
+    for item in items:
+        if "tests/browser/" in item.nodeid or item.nodeid.startswith("browser/"):
+            item.add_marker(pytest.mark.browser)

@@ -23,6 +23,7 @@ from bench.report import children as children
 from bench.report import free_port as free_port
 
 ROOT = Path(__file__).resolve().parents[1]
+CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
 
 
 def strings_in(value: Any) -> set[str]:
@@ -72,7 +73,11 @@ def running_gunicorn(
     Output goes to ``log`` (stderr too, unless ``stderr`` names a file of its own). ``ready`` may raise
     an OSError while nothing listens yet. The test fails, with the log, if gunicorn exits or is not ready
     within 30 s. At the end gunicorn gets ``stop``, then is killed if still running 10 s later.
+    Only a test marked ``server`` may start one (``make test-fast`` leaves those out).
     """
+    test = CURRENT_TEST[0]
+    if test is not None and test.get_closest_marker("server") is None and test.get_closest_marker("browser") is None:
+        pytest.fail(f"{test.nodeid} starts gunicorn: mark it @pytest.mark.server (make test-fast skips those)")
     command = command or [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     with ExitStack() as files:
         out = files.enter_context(log.open("wb"))

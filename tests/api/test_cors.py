@@ -236,6 +236,7 @@ def raw_answer(port: int, head: bytes) -> bytes:
     return received
 
 
+@pytest.mark.server
 def test_a_body_the_worker_refuses_is_answered_with_the_headers(tmp_path: Path) -> None:
     """The worker refuses a body too large (413) or too slow (408) through the app, which answers with
     its problem: CORS headers included, so that a page can read why."""

@@ -22,6 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from ..support import children, clean_environment, free_port, health, running_gunicorn, send
 from .conftest import CANONICAL, deck_starting
 
+pytestmark = pytest.mark.server  # every test here starts gunicorn
+
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]}
 AMBIGUOUS = {"rules": "chkobba", "table": ["7S", "7D", "AC"], "hand": ["7C", "2H"], "play": {"card": "7C"}}
 SIDES = [

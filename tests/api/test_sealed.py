@@ -610,6 +610,7 @@ def test_with_a_key_the_app_does_not_warn(no_key_in_env, caplog):
 # ---- make run without a key: one key for every worker -------------------------------------------------
 
 
+@pytest.mark.server
 def test_without_a_key_every_gunicorn_worker_opens_every_token(tmp_path):
     """The issue: with no key configured, sealing uses a key generated once at start and shared by
     all workers. Two workers, each recycled after a few requests: every token must open anywhere."""

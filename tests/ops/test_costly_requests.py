@@ -20,8 +20,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.worst import worst_bodies
 from service.api.sealing import new_key
+
+pytestmark = pytest.mark.server  # every test here starts gunicorn
 
 IN_FLIGHT = 32
 COSTLIEST = ("suggestMoves", "legalCaptures", "applyMove", "playRound")

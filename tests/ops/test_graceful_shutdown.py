@@ -18,7 +18,11 @@ from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 
+import pytest
+
 from service.rules import PlayMove, Rules, deal_round, legal_moves, play
+
+pytestmark = pytest.mark.server  # every test here starts gunicorn
 
 GRACEFUL_TIMEOUT = 10
 IN_FLIGHT = 2  # one per worker

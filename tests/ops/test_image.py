@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
 CONTINUED = r"(?:[^\n]*\\\n)*[^\n]*"  # an instruction's text, over its continued lines
@@ -96,6 +98,7 @@ def test_the_build_context_is_the_service_and_nothing_else() -> None:
             assert any(p == source or p.startswith(source.rstrip("/") + "/") for p in sent), source
 
 
+@pytest.mark.server
 def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: Path, start_gunicorn: Any) -> None:
     app_dir = tmp_path / "app"  # the image's WORKDIR /app
     for relative in build_context():

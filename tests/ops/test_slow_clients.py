@@ -21,6 +21,8 @@ import pytest
 
 from service.ops.limits import MAX_BODY_BYTES
 
+pytestmark = pytest.mark.server  # every test here starts gunicorn
+
 SLOW = 64
 CAPTURES = json.dumps({"rules": "chkobba", "table": ["AD", "3S", "4C"], "hand": ["7D", "QS"]}).encode()
 HEAD = b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
