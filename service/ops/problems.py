@@ -28,7 +28,6 @@ CODES: dict[str, Code] = {
     "forbidden": Code(403, "A proxy header came from an address not trusted to send it. Fix the deployment."),
     "not-found": Code(404, "No such path. Check the path against the contract."),
     "method-not-allowed": Code(405, "Use a method named in the Allow header."),
-    "not-acceptable": Code(406, "Accept application/json (or */*)."),
     "request-timeout": Code(
         408, "The body came too slowly. Retry on a better connection: every operation is free of side effects."
     ),

@@ -147,7 +147,6 @@ export const PROBLEM_CODES = [
   "forbidden",
   "not-found",
   "method-not-allowed",
-  "not-acceptable",
   "request-timeout",
   "body-too-large",
   "uri-too-long",

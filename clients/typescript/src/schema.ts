@@ -816,7 +816,7 @@ export interface components {
             next_dealer: number | null;
         };
         /** @enum {string} */
-        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "not-acceptable" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
+        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
         /** @enum {string} */
         Cut: "keep" | "table";
         /** @enum {string} */
