@@ -368,7 +368,10 @@ class RoundEventOut(Schema):
     kind = fields.String(validate=validate.OneOf(CAPTURE_KINDS))
     captured = fields.List(CardField())
     sweep = fields.Boolean()
-    dealt = fields.Boolean(required=True, metadata={"description": "Every hand was empty: 3 more cards each."})
+    dealt = fields.Boolean(
+        required=True,
+        metadata={"description": "Each seat received 3 cards: the cut dealt the hands, or every hand was empty."},
+    )
     collected = fields.List(
         CardField(), required=True, metadata={"description": "End of round: the rest of the table."}
     )

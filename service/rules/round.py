@@ -54,7 +54,7 @@ class Event(NamedTuple):
     kind: CaptureKind | None = None  # None for a cut
     taken: tuple[Card, ...] = ()
     sweep: bool = False
-    dealt: bool = False  # every hand was empty, so each seat received 3 more cards
+    dealt: bool = False  # each seat received 3 cards: the cut dealt the hands, or every hand was empty
     collected: tuple[Card, ...] = ()  # the end of the round: table cards taken by the last capturer
     redeal: bool = False  # a cut completed a deal whose table calls for a redeal
 
@@ -289,7 +289,7 @@ class RoundInPlay:
                 self.last_capturer,
             )
             self._load(after)
-            return Event(turn, move, redeal=after.phase is _REDEAL)
+            return Event(turn, move, dealt=True, redeal=after.phase is _REDEAL)  # the cut deals the hands
         if not isinstance(move, PlayMove):
             raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
         in_hands, stock = self.in_hands - 1, self.stock

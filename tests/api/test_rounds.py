@@ -179,7 +179,7 @@ def test_play_the_cut(client, cut):
     direct = ok(deal(client, rules="chkobba", players=2, dealer=0, deck=CANONICAL, cut=cut))["state"]
     body = ok(play(client, waiting, {"cut": cut}))
     assert body["state"] == direct
-    assert body["event"] == {"seat": 1, "cut": cut, "dealt": False, "collected": [], "redeal": False}
+    assert body["event"] == {"seat": 1, "cut": cut, "dealt": True, "collected": [], "redeal": False}
     assert body["breakdown"] is None
 
 

@@ -579,7 +579,7 @@ export interface components {
             kind?: components["schemas"]["CaptureKind"];
             captured?: components["schemas"]["Card"][];
             sweep?: boolean;
-            /** @description Every hand was empty: 3 more cards each. */
+            /** @description Each seat received 3 cards: the cut dealt the hands, or every hand was empty. */
             dealt: boolean;
             /** @description End of round: the rest of the table. */
             collected: components["schemas"]["Card"][];
