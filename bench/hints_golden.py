@@ -35,9 +35,8 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from service.rules import DECK, BadState, Phase, PlayMove, RoundState, Rules, deal_round, legal_moves
-from service.rules.hints import Budget, Hints, Weights, suggest
-from service.rules.round import advance
+from service.rules import DECK, BadState, Phase, PlayMove, RoundState, Rules, advance, deal_round, legal_moves
+from service.strategy import Budget, Hints, Weights, suggest
 
 SETUPS: tuple[tuple[str, int], ...] = (
     ("chkobba", 2),

@@ -13,10 +13,11 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.ops.problems import CODES
-from service.rules import CATEGORIES, REASONS, Outcome, Phase
+from service.rules import CATEGORIES, Outcome, Phase
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
+from service.strategy import REASONS
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
 

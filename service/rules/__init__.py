@@ -37,12 +37,8 @@ Replays
     move, stopping at the first illegal one, with the final state and, if complete, the breakdown.
 Seat views
     ``seat_view(state, seat) -> SeatView``: what one seat may know (its own hand, everything played
-    in the open, the sizes of what is hidden), with ``to_json()``.
-Move hints
-    ``suggest_moves(state, seat=None) -> tuple[Hint, ...]``: every legal move of the seat to move,
-    best first, with a score and ``Reason`` codes (``REASONS``), from that seat's knowledge alone;
-    ``rank_moves(SeatKnowledge.of(view))`` is the strategy itself, which never sees a ``RoundState``;
-    ``Weights`` are its tunable weights (README, "Move hints").
+    in the open, the sizes of what is hidden), with ``to_json()``. The move hints, built on that
+    view and this API, are not part of the rules: ``service.strategy``.
 Errors
     Every error derives from ``RulesError`` and has a stable ``code`` and, where it applies, the
     ``field`` it concerns.
@@ -69,7 +65,6 @@ from .errors import (
     UnknownProfile,
     WrongPhase,
 )
-from .hints import REASONS, Hint, Reason, SeatKnowledge, Weights, rank_moves, suggest_moves
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
@@ -95,16 +90,16 @@ from .shuffle import random_deck, seeded_deck
 from .state import Phase, RoundState, validate
 
 __all__ = [
-    "CATEGORIES", "DECK", "HAND_SIZE", "PROFILES", "RANKS", "REASONS", "SEVEN_OF_DIAMONDS", "SUITS", "TOTALS",
+    "CATEGORIES", "DECK", "HAND_SIZE", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS", "SUITS", "TOTALS",
     "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
     "SeatView", "seat_view",
-    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "Hint", "IllegalMove",
+    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
     "InvalidCard", "InvalidCounts", "InvalidInput", "InvalidOption", "InvalidScores", "MatchAlreadyOver",
     "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
-    "Profile", "Rank", "Reason", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SeatKnowledge",
-    "SideScore", "Suit", "SumPolicy", "Tally", "UnknownProfile", "Weights", "WrongPhase",
+    "Profile", "Rank", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SideScore",
+    "Suit", "SumPolicy", "Tally", "UnknownProfile", "WrongPhase",
     "advance", "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
     "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
-    "play", "primiera_total", "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round",
-    "seeded_deck", "suggest_moves", "validate",
+    "play", "primiera_total", "random_deck", "replay_round", "round_breakdown", "score_round", "seeded_deck",
+    "validate",
 ]  # fmt: skip
