@@ -46,12 +46,12 @@ from service.rules import (
     PlayMove,
     RoundState,
     Rules,
+    advance,
     deal_round,
     legal_moves,
     round_breakdown,
 )
-from service.rules.hints import suggest, suggest_moves
-from service.rules.round import advance
+from service.strategy import suggest, suggest_moves
 
 # Every profile and player count the issue names, and chkobba-crp with four.
 CONFIGS: tuple[tuple[str, int], ...] = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from service.rules import hints as strategy
+import service.strategy as strategy
 
 from . import examples, schemas
 from .io import answer, body

@@ -13,12 +13,13 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.ops.problems import CODES
-from service.rules import CATEGORIES, DECK, PROFILES, REASONS, CaptureKind, Cut, Outcome, Phase
+from service.rules import CATEGORIES, DECK, PROFILES, CaptureKind, Cut, Outcome, Phase
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
 from service.rules.replay import MAX_MOVES
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
+from service.strategy import REASONS
 
 from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
 from .loading import Checked

@@ -17,33 +17,34 @@ Captures and plays
     (``hand_captures_of`` for a table and a hand already parsed).
     ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
+    ``HAND_SIZE``: the cards each hand is dealt at a time.
 Rounds
     ``deal_round(rules, players, dealer, deck=... | seed=..., cut=None) -> (RoundState, deck)``,
     ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``advance(state, move)``
     (the same for a state already validated, by ``from_json`` say, or built by the core), ``parse_move(json)``,
     ``legal_moves(state)``, ``round_breakdown(state)``, ``RoundState.to_json()`` and
-    ``RoundState.from_json(data)`` (validates against RULES.md §9).
+    ``RoundState.from_json(data)`` (validates against RULES.md §9). ``is_last_play(stock_size,
+    cards_in_hands)`` is the one definition of the round's last play (it never sweeps; the last
+    capturer then takes the table). ``RoundInPlay(state)`` is the engine itself, a round changed in
+    place: ``move(move)``, ``legal_captures()``, ``copy()`` (for a search) and ``state()``.
 Scoring and the match
     ``score_round(rules, tallies, last_capturer=None)`` with ``Tally.of_pile(pile, sweeps)`` or
-    ``Tally(cards=..., ...)`` (checked for consistency), ``compare_breakdown(expected, claimed)``,
+    ``Tally(cards=..., ...)`` (checked for consistency; ``TOTALS``: the deck's count of each kind),
+    ``compare_breakdown(expected, claimed)``,
     ``decide_match(rules, scores, round_points) -> Decision``, ``compare_decision(...)``.
 Replays
     ``replay_round(rules, players, dealer, moves, deck=..., cut=None) -> Replay``: a verdict per
     move, stopping at the first illegal one, with the final state and, if complete, the breakdown.
 Seat views
     ``seat_view(state, seat) -> SeatView``: what one seat may know (its own hand, everything played
-    in the open, the sizes of what is hidden), with ``to_json()``.
-Move hints
-    ``suggest_moves(state, seat=None) -> tuple[Hint, ...]``: every legal move of the seat to move,
-    best first, with a score and ``Reason`` codes (``REASONS``), from that seat's knowledge alone;
-    ``rank_moves(SeatKnowledge.of(view))`` is the strategy itself, which never sees a ``RoundState``;
-    ``Weights`` are its tunable weights (README, "Move hints").
+    in the open, the sizes of what is hidden), with ``to_json()``. The move hints, built on that
+    view and this API, are not part of the rules: ``service.strategy``.
 Errors
     Every error derives from ``RulesError`` and has a stable ``code`` and, where it applies, the
     ``field`` it concerns.
 """
 
-from .captures import CaptureKind, Captures, captures_of, hand_captures, hand_captures_of, legal_captures
+from .captures import HAND_SIZE, CaptureKind, Captures, captures_of, hand_captures, hand_captures_of, legal_captures
 from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Rank, Suit, parse_cards
 from .errors import (
     AmbiguousCapture,
@@ -58,12 +59,12 @@ from .errors import (
     InvalidScores,
     MatchAlreadyOver,
     MoveError,
+    NoSuchSeat,
     NotYourTurn,
     RulesError,
     UnknownProfile,
     WrongPhase,
 )
-from .hints import REASONS, Hint, Reason, SeatKnowledge, Weights, rank_moves, suggest_moves
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
@@ -74,29 +75,31 @@ from .round import (
     Event,
     Move,
     PlayMove,
+    RoundInPlay,
     advance,
     deal_round,
+    is_last_play,
     legal_moves,
     parse_move,
     play,
     round_breakdown,
 )
-from .scoring import Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
+from .scoring import TOTALS, Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
 from .seat_view import SeatView, seat_view
 from .shuffle import random_deck, seeded_deck
 from .state import Phase, RoundState, validate
 
 __all__ = [
-    "CATEGORIES", "DECK", "PROFILES", "RANKS", "REASONS", "SEVEN_OF_DIAMONDS", "SUITS",
+    "CATEGORIES", "DECK", "HAND_SIZE", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS", "SUITS", "TOTALS",
     "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
     "SeatView", "seat_view",
-    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "Hint", "IllegalMove",
+    "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
     "InvalidCard", "InvalidCounts", "InvalidInput", "InvalidOption", "InvalidScores", "MatchAlreadyOver",
-    "Move", "MoveError", "MoveVerdict", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
-    "Profile", "Rank", "Reason", "Replay", "RoundState", "Rules", "RulesError", "SeatKnowledge", "SideScore",
-    "Suit", "SumPolicy", "Tally", "UnknownProfile", "Weights", "WrongPhase",
+    "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
+    "Profile", "Rank", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SideScore",
+    "Suit", "SumPolicy", "Tally", "UnknownProfile", "WrongPhase",
     "advance", "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
-    "hand_captures", "hand_captures_of", "legal_captures", "legal_moves", "parse_cards", "parse_move", "play",
-    "primiera_total", "random_deck", "rank_moves", "replay_round", "round_breakdown", "score_round", "seeded_deck",
-    "suggest_moves", "validate",
+    "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
+    "play", "primiera_total", "random_deck", "replay_round", "round_breakdown", "score_round", "seeded_deck",
+    "validate",
 ]  # fmt: skip

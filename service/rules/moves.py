@@ -63,15 +63,19 @@ def play_on(
     card: Card,
     capture: tuple[Card, ...] | None,
     last_play: bool,
+    legal: Captures | None = None,
 ) -> PlayResult:
-    """``apply_play`` for inputs already parsed and checked (the round engine's hot path)."""
+    """``apply_play`` for inputs already parsed and checked (the round engine's hot path). ``legal``,
+    when given, is ``captures_of(rules, table, card, last_play)``, which a search that has listed
+    every option already holds: it is not worked out again."""
     try:
         at = hand.index(card)
     except ValueError:
         raise _refused(
             CardNotHeld, f"{card} is not in the hand", "card", rules, table, hand, card, None, last_play
         ) from None
-    legal = captures_of(rules, table, card, last_play)
+    if legal is None:
+        legal = captures_of(rules, table, card, last_play)
     rest_of_hand = hand[:at] + hand[at + 1 :]
     if capture is None:
         if len(legal.options) > 1:

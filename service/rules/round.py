@@ -9,7 +9,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from .captures import HAND_SIZE, CaptureKind, captures_of_each
+from .captures import HAND_SIZE, CaptureKind, Captures, captures_of_each
 from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
 from .errors import InvalidCard, InvalidInput, NoSuchSeat, NotInProfile, NotYourTurn, WrongPhase
 from .moves import play_on
@@ -213,6 +213,12 @@ def _lay_out(
     return RoundState(rules, players, dealer, phase, turn, tuple(hands), table, stock, piles, sweeps, last_capturer)
 
 
+def is_last_play(stock_size: int, cards_in_hands: int) -> bool:
+    """Whether the next play is the last of the round (RULES.md §5, §6: it never sweeps, and the last
+    capturer then takes the table): the stock is empty and one card is left in all the hands."""
+    return not stock_size and cards_in_hands == 1
+
+
 def play(state: RoundState, move: Move) -> tuple[RoundState, Event]:
     """Validate ``state`` (RULES.md §9), then apply ``move``. Raises a ``MoveError`` when illegal."""
     validate(state)
@@ -228,7 +234,8 @@ def advance(state: RoundState, move: Move) -> tuple[RoundState, Event]:
 
 class RoundInPlay:
     """A round changed in place, move by move: the one implementation of a move. ``advance`` uses it
-    for one move; a replay for a whole record, building a ``RoundState`` only at the end."""
+    for one move; a replay for a whole record, building a ``RoundState`` only at the end; a search
+    (the move hints' endgame) forks it with ``copy`` at every position it explores."""
 
     __slots__ = (
         "rules", "players", "dealer", "order", "side_of", "phase", "turn", "hands", "table", "stock", "piles",
@@ -265,8 +272,25 @@ class RoundInPlay:
             self.last_capturer,
         )
 
-    def move(self, move: Move) -> Event:
-        """Apply ``move``; a ``MoveError`` leaves the round as it was."""
+    def copy(self) -> RoundInPlay:
+        """An independent round in the same position (cheaper than ``state()`` and a new round)."""
+        other = RoundInPlay.__new__(RoundInPlay)
+        other.rules, other.players, other.dealer, other.order = self.rules, self.players, self.dealer, self.order
+        other.side_of, other.phase, other.turn = self.side_of, self.phase, self.turn
+        other.hands, other.table, other.stock = self.hands[:], self.table, self.stock
+        other.piles, other.sweeps = [pile[:] for pile in self.piles], self.sweeps[:]
+        other.last_capturer, other.in_hands = self.last_capturer, self.in_hands
+        return other
+
+    def legal_captures(self) -> list[Captures]:
+        """``legal_moves`` in phase play: the legal captures of each card of the seat to move."""
+        assert self.turn is not None
+        last_play = is_last_play(len(self.stock), self.in_hands)
+        return captures_of_each(self.rules, self.table, self.hands[self.turn], last_play)
+
+    def move(self, move: Move, legal: Captures | None = None) -> Event:
+        """Apply ``move``; a ``MoveError`` leaves the round as it was. ``legal``, for a play, may be
+        the played card's entry of ``legal_captures()``, so that it is not worked out again."""
         turn = self.turn
         if turn is None:
             raise WrongPhase(f"nobody moves in phase {self.phase.value}", field="move", phase=self.phase.value)
@@ -292,12 +316,12 @@ class RoundInPlay:
             return Event(turn, move, dealt=True, redeal=after.phase is _REDEAL)  # the cut deals the hands
         if not isinstance(move, PlayMove):
             raise WrongPhase("the cut is over: play a card", field="move", phase=self.phase.value)
-        in_hands, stock = self.in_hands - 1, self.stock
+        last_play = is_last_play(len(self.stock), self.in_hands)
         card = move.card
         _, kind, taken, sweep, self.table, self.hands[turn], _ = play_on(
-            self.rules, self.table, self.hands[turn], card, move.capture, not in_hands and not stock
+            self.rules, self.table, self.hands[turn], card, move.capture, last_play, legal
         )
-        self.in_hands = in_hands
+        self.in_hands -= 1
         if taken:
             side = self.side_of[turn]
             pile = self.piles[side]
@@ -309,16 +333,15 @@ class RoundInPlay:
         self.turn = (turn + 1) % self.players
         dealt = False
         collected: tuple[Card, ...] = ()
-        if not in_hands:
-            if stock:
-                self._refill()
-                dealt = True
-            else:
-                # Somebody always captures in a round (RULES.md §6): four cards of each value force a match.
-                assert self.last_capturer is not None
-                collected, self.table = self.table, ()
-                self.piles[self.last_capturer] += collected
-                self.turn, self.phase = None, _OVER
+        if last_play:
+            # Somebody always captures in a round (RULES.md §6): four cards of each value force a match.
+            assert self.last_capturer is not None
+            collected, self.table = self.table, ()
+            self.piles[self.last_capturer] += collected
+            self.turn, self.phase = None, _OVER
+        elif not self.in_hands:  # every hand is empty: the stock deals again
+            self._refill()
+            dealt = True
         return new_tuple(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
 
     def _refill(self) -> None:
@@ -338,7 +361,7 @@ def legal_moves(state: RoundState) -> list[Any]:
         return list(Cut)
     if state.turn is None:
         return []
-    last_play = not state.stock and sum(map(len, state.hands)) == 1
+    last_play = is_last_play(len(state.stock), sum(map(len, state.hands)))
     return captures_of_each(state.rules, state.table, state.hands[state.turn], last_play)
 
 

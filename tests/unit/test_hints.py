@@ -1,4 +1,4 @@
-"""Move hints (service/rules/hints.py; README, "Move hints"): every legal move of the seat to move,
+"""Move hints (service/strategy; README, "Move hints"): every legal move of the seat to move,
 ranked, from what that seat may know and nothing more."""
 
 from __future__ import annotations
@@ -13,29 +13,38 @@ import pytest
 
 from service.rules import (
     DECK,
-    REASONS,
     Card,
     Cut,
     CutMove,
-    Hint,
+    InvalidInput,
     NotYourTurn,
     Phase,
     PlayMove,
-    Reason,
     RoundState,
-    SeatKnowledge,
     WrongPhase,
+    advance,
     deal_round,
     legal_moves,
     play,
-    rank_moves,
     round_breakdown,
+    seat_view,
+)
+from service.strategy import (
+    REASONS,
+    WEIGHTS,
+    Budget,
+    Hint,
+    Reason,
+    SeatKnowledge,
+    Shortened,
+    rank_moves,
+    suggest,
     suggest_moves,
 )
-from service.rules.errors import InvalidInput
-from service.rules.hints import WEIGHTS, Budget, Shortened, _Heuristic, _legal_plays, _Meter, _ordered, suggest
-from service.rules.round import advance
-from service.rules.seat_view import seat_view
+from service.strategy.answers import ordered
+from service.strategy.budget import Meter
+from service.strategy.heuristic import Heuristic
+from service.strategy.knowledge import legal_plays
 
 CODES = [c.code for c in DECK]
 # Every profile and player count (RULES.md §2).
@@ -450,7 +459,7 @@ def test_the_time_budget_is_a_safety_net_read_from_the_clock():
 def test_the_clock_is_read_every_16_steps():
     # A read costs about a microsecond, a step several: the search reads the clock once per 16 steps.
     clock = Clock(0.0)
-    meter = _Meter(Budget(clock=clock))
+    meter = Meter(Budget(clock=clock))
     assert clock.reads == 1  # the deadline
     for _ in range(160):
         meter.check_time(1)
@@ -463,10 +472,10 @@ def test_the_quick_scores_are_the_one_ply_scores_of_each_move():
     """``quick`` scores once per kind of capture: the same as scoring each move by itself."""
     for state in [huge_state(stock=["AD", "AH", "AS", "AC", "2D", "2H"]), *positions("chkobba", 4, range(1))[:8]]:
         k = SeatKnowledge.of(seat_view(state, state.turn))
-        plays = _legal_plays(k)
-        quick = _Heuristic(k, WEIGHTS["chkobba"]).quick(plays)
-        one_ply = _Heuristic(k, WEIGHTS["chkobba"])
+        plays = legal_plays(k)
+        quick = Heuristic(k, WEIGHTS["chkobba"]).quick(plays)
+        one_ply = Heuristic(k, WEIGHTS["chkobba"])
         one_ply.one_ply = True
         for each, (score, reasons) in zip(plays, quick, strict=True):
-            _, expected, named, _ = one_ply._evaluate(each)
-            assert (score, reasons) == (round(expected, 4), _ordered(named))
+            _, expected, named, _ = one_ply.evaluate(each)
+            assert (score, reasons) == (round(expected, 4), ordered(named))

@@ -7,6 +7,7 @@ import sys
 
 SERVICE = pathlib.Path(__file__).resolve().parents[2] / "service"
 RULES = SERVICE / "rules"
+STRATEGY = SERVICE / "strategy"
 
 
 def test_rules_core_imports_only_the_standard_library() -> None:
@@ -77,3 +78,34 @@ def test_every_package_imports_only_the_layers_below_it() -> None:
 def test_the_layer_table_knows_every_package() -> None:
     packages = {p.name for p in SERVICE.iterdir() if (p / "__init__.py").exists()}
     assert packages <= set(ALLOWED), packages - set(ALLOWED)
+
+
+def test_strategy_imports_only_the_rules_core_public_api_and_the_standard_library() -> None:
+    """Of the service, the strategy imports its own modules and ``service.rules`` itself (what its
+    ``__init__`` exports), never a module of the core, nor the layers above (service.api, service.ops,
+    service.web, service.app)."""
+    modules = sorted(STRATEGY.glob("*.py"))
+    assert len(modules) > 1
+    offenders = []
+    for path in modules:
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            if name == "service.rules" or name.startswith("service.strategy."):
+                continue
+            if top == "service" or (top != "__future__" and top not in sys.stdlib_module_names):
+                offenders.append(f"{path.name}: {name}")
+    assert offenders == []
+
+
+def test_strategy_uses_no_private_name_of_the_rules_core() -> None:
+    import service.rules
+
+    offenders = [
+        f"{path.name}: {alias.name}"
+        for path in sorted(STRATEGY.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "service.rules"
+        for alias in node.names
+        if alias.name not in service.rules.__all__
+    ]
+    assert offenders == []

@@ -19,9 +19,12 @@ from service.rules import (
     NotYourTurn,
     Phase,
     PlayMove,
+    RoundInPlay,
     RoundState,
     WrongPhase,
+    advance,
     deal_round,
+    is_last_play,
     legal_captures,
     legal_moves,
     parse_move,
@@ -370,6 +373,42 @@ def test_play_validates_the_state_first() -> None:
 def test_legal_moves_lists_each_card_of_the_seat_to_move() -> None:
     state, _ = deal_round("chkobba", 2, 0, deck=CODES, cut="keep")
     assert legal_moves(state) == [legal_captures("chkobba", state.table, c) for c in state.hands[1]]
+
+
+def test_the_last_play_is_the_one_that_ends_the_round() -> None:
+    """``is_last_play`` is the core's one definition: the legal captures never sweep on it, and the
+    round is over after it, never before."""
+    assert is_last_play(0, 1) and not is_last_play(0, 2) and not is_last_play(6, 1) and not is_last_play(0, 0)
+    for rules, players in (("chkobba", 2), ("chkobba-crp", 3), ("scopa", 2)):
+        state, _ = deal_round(rules, players, 0, seed=f"last-play-{rules}", cut="keep" if rules == "chkobba" else None)
+        lasts = 0
+        while state.turn is not None:
+            last = is_last_play(len(state.stock), sum(map(len, state.hands)))
+            lasts += last
+            legal = legal_moves(state)
+            assert not last or all(c.sweeping is None for c in legal)
+            caps = legal[0]
+            state, event = advance(state, PlayMove(caps.card, caps.options[0] if caps.options else ()))
+            assert (state.phase is Phase.OVER) == last
+            assert bool(event.collected) <= last
+        assert lasts == 1
+
+
+def test_a_round_in_play_forks_with_copy_and_takes_the_legal_captures_it_listed() -> None:
+    state, _ = deal_round("scopa", 2, 0, seed="fork")
+    for _ in range(30):
+        in_play = RoundInPlay(state)
+        legal = in_play.legal_captures()
+        assert legal == legal_moves(state)
+        for caps in legal:
+            for option in caps.options or ((),):
+                move = PlayMove(caps.card, option)
+                fork = in_play.copy()
+                event = fork.move(move, caps)
+                assert (fork.state(), event) == advance(state, move)
+                assert in_play.state() == state  # the fork moved on alone
+        caps = legal[-1]
+        state, _ = advance(state, PlayMove(caps.card, caps.options[-1] if caps.options else ()))
 
 
 def test_only_a_finished_round_is_scored() -> None:
