@@ -4,6 +4,7 @@ Loaded explicitly (`gunicorn -c gunicorn.conf.py`), so a stray file elsewhere ca
 """
 
 import base64
+import gc
 import os
 import secrets
 import shutil
@@ -91,3 +92,12 @@ def child_exit(server, worker):  # noqa: ARG001
     from service.ops.metrics_archive import merge_dead_workers
 
     merge_dead_workers(metrics_dir, server.log)
+
+
+def post_worker_init(worker):  # noqa: ARG001
+    # Everything the app loaded lives as long as the worker: collect once, then freeze it out of the
+    # collector's reach. Otherwise the first full collection walks all of it inside some early
+    # request: about 30 ms of CPU in the first move hint of a new worker (enough to trip the hints'
+    # 15 ms time budget on a busy machine), 3 ms with this.
+    gc.collect()
+    gc.freeze()

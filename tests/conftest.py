@@ -6,6 +6,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from service.strategy import DEFAULT_BUDGET
+
 from .support import CURRENT_TEST
 
 # Deterministic: the same examples on every run and machine, no example database on disk.
@@ -42,3 +44,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser/" in item.nodeid or item.nodeid.startswith("browser/"):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(autouse=True)
+def _hints_clock_held_still() -> Iterator[None]:
+    """The hints' CPU-time budget is a safety net that a loaded machine can trip, and then the answer
+    depends on the load: every test runs with its clock held still, so that answers depend on the
+    input alone (the time budget's own tests inject their clocks: tests/unit/test_hints.py)."""
+    clock = DEFAULT_BUDGET.clock
+    object.__setattr__(DEFAULT_BUDGET, "clock", _still)  # a frozen dataclass: its default, for the test
+    yield
+    object.__setattr__(DEFAULT_BUDGET, "clock", clock)
+
+
+def _still() -> float:
+    return 0.0
