@@ -88,8 +88,8 @@ def baseline_captures(rules: Rules, table: tuple[Card, ...], card: Card, last_pl
     if rules.profile.sum_policy is SumPolicy.MOST_CARDS:
         most = max(len(o) for o in found)
         found = [o for o in found if len(o) == most]
-    sweeping = None if last_play else next((k for k, o in enumerate(found) if len(o) == n), None)
-    return Captures(card, value, CaptureKind.SUM, tuple(found), sweeping)
+    sweep_option = None if last_play else next((k for k, o in enumerate(found) if len(o) == n), None)
+    return Captures(card, value, CaptureKind.SUM, tuple(found), sweep_option)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -10,13 +10,14 @@ from service.rules.replay import verdicts_to_json
 
 
 def captures_json(captures: Captures) -> dict[str, Any]:
-    sweeping = captures.sweeping
+    sweep_option = captures.sweep_option
     return {
         "card": captures.card.code,
         "value": captures.value,
         "kind": captures.kind._value_,  # _value_: .value is a Python-level property
         "options": [
-            {"capture": [c.code for c in option], "sweep": i == sweeping} for i, option in enumerate(captures.options)
+            {"capture": [c.code for c in option], "sweep": i == sweep_option}
+            for i, option in enumerate(captures.options)
         ],
     }
 

@@ -12,7 +12,7 @@ Cards
 Captures and plays
     ``legal_captures(rules, table, card, last_play=False) -> Captures``: the card's value, the kind
     (match, sum, none) and its options, each the tuple of table cards taken in table order, listed
-    in lexicographic order of table positions; ``Captures.sweeping`` is the index of the option that
+    in lexicographic order of table positions; ``Captures.sweep_option`` is the index of the option that
     empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card
     (``hand_captures_of`` for a table and a hand already parsed).
     ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises

@@ -45,10 +45,10 @@ class Captures(NamedTuple):
     value: int
     kind: CaptureKind
     options: tuple[Option, ...]
-    sweeping: int | None  # index in ``options`` of the option that empties the table
+    sweep_option: int | None  # index in ``options`` of the option that empties the table
 
-    def sweeps(self, index: int) -> bool:
-        return index == self.sweeping
+    def is_sweep(self, index: int) -> bool:
+        return index == self.sweep_option
 
     def find(self, taken: Iterable[Card]) -> int | None:
         """The index of the option taking exactly these cards (compared as a set), if legal."""
@@ -162,8 +162,8 @@ def captures_of(
         most = max(map(len, options))
         options = [o for o in options if len(o) == most]
     # The set taking the whole table, when legal, is lexicographically first.
-    sweeping = 0 if len(options[0]) == len(table) and not last_play else None
-    return new_tuple(Captures, (card, value, _SUM, tuple(options), sweeping))
+    sweep_option = 0 if len(options[0]) == len(table) and not last_play else None
+    return new_tuple(Captures, (card, value, _SUM, tuple(options), sweep_option))
 
 
 def _sets(table: tuple[Card, ...], values: list[int], targets: int, top: int) -> list[list[Option]] | None:

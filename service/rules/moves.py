@@ -101,7 +101,9 @@ def play_on(
         return new_tuple(PlayResult, (card, _NONE, (), False, (*table, card), rest_of_hand, legal))
     taken = legal.options[chosen]
     remaining = tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
-    return new_tuple(PlayResult, (card, legal.kind, taken, chosen == legal.sweeping, remaining, rest_of_hand, legal))
+    return new_tuple(
+        PlayResult, (card, legal.kind, taken, chosen == legal.sweep_option, remaining, rest_of_hand, legal)
+    )
 
 
 def _refused(

@@ -220,7 +220,7 @@ class Heuristic:
             if caps is None:
                 caps = by_value[value] = captures_of(self.rules, table, rep, his_last)
                 work = table_work(table)
-            choices = [(o, caps.sweeps(i)) for i, o in enumerate(caps.options)] or [((), False)]
+            choices = [(o, caps.is_sweep(i)) for i, o in enumerate(caps.options)] or [((), False)]
             self._spend(len(choices) + work)
             best: tuple[float, float, float] | None = None
             total = 0.0
@@ -258,7 +258,7 @@ class Heuristic:
                 if best is None or gain > best[0]:
                     best = (gain, ours, base_me - mine)
             assert best is not None
-            rated.append((*best, total / len(choices), len(cards), caps.sweeping is not None))
+            rated.append((*best, total / len(choices), len(cards), caps.sweep_option is not None))
         rated.sort(key=lambda r: -r[0])  # his best card first; ties keep the canonical class order
         combos = math.comb(unseen, h)
         best_value = best_cost = uniform = 0.0
@@ -294,7 +294,7 @@ class Heuristic:
             own = worth[KIND[card]]
             for i, option in enumerate(caps.options):
                 gain = own + sum(worth[KIND[c]] for c in option)
-                if caps.sweeps(i):
+                if caps.is_sweep(i):
                     gain += self.sweep_worth
                 if gain > best:
                     best = gain

@@ -124,9 +124,9 @@ def legal_plays(k: SeatKnowledge) -> list[Play]:
         caps = captures_of(k.rules, k.table, card, last_play)
         if caps.options:
             plays.extend([(card, option, False, caps) for option in caps.options])
-            if caps.sweeping is not None:  # at most one option sweeps
+            if caps.sweep_option is not None:  # at most one option sweeps
                 start = len(plays) - len(caps.options)
-                plays[start + caps.sweeping] = (card, caps.options[caps.sweeping], True, caps)
+                plays[start + caps.sweep_option] = (card, caps.options[caps.sweep_option], True, caps)
         else:
             plays.append((card, (), False, caps))
     return plays

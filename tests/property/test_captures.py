@@ -28,7 +28,7 @@ def value(profile: str, card: Card) -> int:
 
 
 def brute_force(rules: Any, table: list[Card], card: Card, last_play: bool) -> tuple[str, list[tuple[int, ...]], Any]:
-    """The kind, the options as tuples of table positions in lexicographic order, and the sweeping index."""
+    """The kind, the options as tuples of table positions in lexicographic order, and the index of the sweep option."""
     profile = rules if isinstance(rules, str) else rules["profile"]
     face_sums = profile != "chkobba-crp" or (isinstance(rules, dict) and rules["options"].get("face_sums", False))
     values = [value(profile, c) for c in table]
@@ -50,10 +50,10 @@ def brute_force(rules: Any, table: list[Card], card: Card, last_play: bool) -> t
             options = [o for o in options if len(o) == most]
         kind = "sum" if options else "none"
     options.sort()
-    sweeping = None
+    sweep_option = None
     if not last_play:  # §5: the last play never sweeps
-        sweeping = next((i for i, o in enumerate(options) if len(o) == len(table)), None)
-    return kind, options, sweeping
+        sweep_option = next((i for i, o in enumerate(options) if len(o) == len(table)), None)
+    return kind, options, sweep_option
 
 
 LOW_CARDS = [c for c in DECK if c.code[0] in "A2345"]
@@ -85,14 +85,14 @@ def test_legal_captures_equal_brute_force(
     card = data.draw(st.sampled_from([c for c in DECK if c not in table]), label="card")
     given_table: list[Any] = [c.code for c in table] if as_codes else table
     caps = legal_captures(rules, given_table, card.code if as_codes else card, last_play=last_play)
-    kind, positions, sweeping = brute_force(rules, table, card, last_play)
+    kind, positions, sweep_option = brute_force(rules, table, card, last_play)
     assert caps.card is card
     assert caps.value == value(rules if isinstance(rules, str) else rules["profile"], card)
     assert caps.kind.value == kind
     assert caps.options == tuple(tuple(table[i] for i in option) for option in positions)
-    assert caps.sweeping == sweeping
+    assert caps.sweep_option == sweep_option
     if last_play:
-        assert caps.sweeping is None
+        assert caps.sweep_option is None
 
 
 @more
@@ -118,4 +118,4 @@ def test_every_option_applies_and_leaves_the_rest_of_the_table(
         assert result.table == tuple(c for c in table if c not in option)
         assert result.hand == rest_of_hand
         assert result.sweep is (not result.table and not last_play)
-        assert result.sweep is (index == caps.sweeping)
+        assert result.sweep is (index == caps.sweep_option)

@@ -205,7 +205,7 @@ def test_random_round_obeys_the_rules(profile: str, players: int, data: st.DataO
                 assert set(event.taken) == set(option)
                 sweeps_now = len(option) == len(state.table) and not last_play
                 assert event.sweep is sweeps_now
-                assert (caps.sweeping == index) is sweeps_now
+                assert (caps.sweep_option == index) is sweeps_now
                 side = seat % sides
                 assert after.sweeps[side] == state.sweeps[side] + sweeps_now
                 assert set(state.piles[side]) | {caps.card, *option} <= set(after.piles[side])

@@ -25,18 +25,18 @@ def test_match_takes_exactly_one_of_several_matching_cards() -> None:
     caps = legal_captures("chkobba", ["5D", "2H", "5S", "3C"], "5H")
     assert caps.kind is CaptureKind.MATCH
     assert codes(caps) == [["5D"], ["5S"]]
-    assert caps.sweeping is None
+    assert caps.sweep_option is None
 
 
 def test_queen_worth_eight_takes_two_and_six_in_chkobba() -> None:
     # The worked example of 001 (RULES.md §7): Q (8) takes 2D+6S and sweeps.
     caps = legal_captures("chkobba", ["2D", "6S"], "QH")
-    assert (caps.value, caps.kind, codes(caps), caps.sweeping) == (8, CaptureKind.SUM, [["2D", "6S"]], 0)
+    assert (caps.value, caps.kind, codes(caps), caps.sweep_option) == (8, CaptureKind.SUM, [["2D", "6S"]], 0)
 
 
 def test_jack_worth_nine_cannot_take_two_and_six_in_chkobba() -> None:
     caps = legal_captures("chkobba", ["2D", "6S"], "JH")
-    assert (caps.value, caps.kind, caps.options, caps.sweeping) == (9, CaptureKind.NONE, (), None)
+    assert (caps.value, caps.kind, caps.options, caps.sweep_option) == (9, CaptureKind.NONE, (), None)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +70,7 @@ def test_sums_are_listed_in_lexicographic_order_of_table_positions() -> None:
     caps = legal_captures("chkobba", ["AD", "2S", "3H", "4C", "5D"], "JH")
     assert caps.kind is CaptureKind.SUM
     assert codes(caps) == [["AD", "3H", "5D"], ["2S", "3H", "4C"], ["4C", "5D"]]
-    assert caps.sweeping is None
+    assert caps.sweep_option is None
 
 
 def test_capture_cards_are_in_table_order() -> None:
@@ -100,7 +100,7 @@ def test_chkobba_crp_face_card_captures_only_by_match(face: str) -> None:
     value = {"JH": 8, "QH": 9, "KH": 10}[face]
     table = ["4D", f"{value - 4}S"]
     caps = legal_captures("chkobba-crp", table, face)
-    assert (caps.kind, caps.options, caps.sweeping) == (CaptureKind.NONE, (), None)
+    assert (caps.kind, caps.options, caps.sweep_option) == (CaptureKind.NONE, (), None)
     explicit_off = {"profile": "chkobba-crp", "options": {"face_sums": False}}
     assert legal_captures(explicit_off, table, face).kind is CaptureKind.NONE
 
@@ -112,7 +112,7 @@ def test_chkobba_crp_face_card_still_matches() -> None:
 
 def test_chkobba_crp_face_sums_option_lets_a_king_take_six_and_four() -> None:
     caps = legal_captures(CRP_FACE_SUMS, ["6D", "4S"], "KH")
-    assert (caps.kind, codes(caps), caps.sweeping) == (CaptureKind.SUM, [["6D", "4S"]], 0)
+    assert (caps.kind, codes(caps), caps.sweep_option) == (CaptureKind.SUM, [["6D", "4S"]], 0)
 
 
 def test_chkobba_crp_number_card_takes_sums() -> None:
@@ -128,36 +128,36 @@ def test_single_card_is_never_a_sum() -> None:
 
 def test_card_without_capture_is_laid() -> None:
     caps = legal_captures("chkobba", ["KD", "QS"], "AH")
-    assert (caps.kind, caps.options, caps.sweeping) == (CaptureKind.NONE, (), None)
+    assert (caps.kind, caps.options, caps.sweep_option) == (CaptureKind.NONE, (), None)
 
 
 def test_empty_table_offers_nothing() -> None:
     caps = legal_captures("scopa", [], "7D")
-    assert (caps.kind, caps.options, caps.sweeping) == (CaptureKind.NONE, (), None)
+    assert (caps.kind, caps.options, caps.sweep_option) == (CaptureKind.NONE, (), None)
 
 
 def test_match_of_the_only_table_card_sweeps() -> None:
     caps = legal_captures("chkobba", ["5D"], "5S")
-    assert caps.sweeping == 0 and caps.sweeps(0)
+    assert caps.sweep_option == 0 and caps.is_sweep(0)
 
 
 def test_last_play_never_sweeps() -> None:
-    assert legal_captures("chkobba", ["5D"], "5S", last_play=True).sweeping is None
-    assert legal_captures("chkobba", ["2D", "6S"], "QH", last_play=True).sweeping is None
+    assert legal_captures("chkobba", ["5D"], "5S", last_play=True).sweep_option is None
+    assert legal_captures("chkobba", ["2D", "6S"], "QH", last_play=True).sweep_option is None
     assert codes(legal_captures("chkobba", ["2D", "6S"], "QH", last_play=True)) == [["2D", "6S"]]
 
 
 def test_sweeping_is_the_option_taking_the_whole_table() -> None:
     # K (10) on A 2 3 4: only the whole table, which sweeps. 7 on A 2 4 6: neither option empties it.
     caps = legal_captures("chkobba", ["AD", "2S", "3H", "4C"], "KS")
-    assert codes(caps) == [["AD", "2S", "3H", "4C"]] and caps.sweeping == 0
+    assert codes(caps) == [["AD", "2S", "3H", "4C"]] and caps.sweep_option == 0
     caps = legal_captures("chkobba", ["AD", "2S", "4C", "6H"], "7S")
-    assert codes(caps) == [["AD", "2S", "4C"], ["AD", "6H"]] and caps.sweeping is None
+    assert codes(caps) == [["AD", "2S", "4C"], ["AD", "6H"]] and caps.sweep_option is None
 
 
 def test_partial_match_is_not_a_sweep() -> None:
     caps = legal_captures("chkobba", ["5D", "5C"], "5S")
-    assert caps.sweeping is None
+    assert caps.sweep_option is None
 
 
 def test_find_compares_a_capture_as_a_set() -> None:
@@ -198,7 +198,7 @@ def test_hand_captures_lists_every_hand_card_in_order() -> None:
     every = hand_captures("chkobba", table, ["QH", "5H", "AS"])
     assert every == [legal_captures("chkobba", table, c) for c in ["QH", "5H", "AS"]]
     assert [caps.kind for caps in every] == [CaptureKind.SUM, CaptureKind.MATCH, CaptureKind.NONE]
-    assert hand_captures("chkobba", ["5D"], ["5S"], last_play=True)[0].sweeping is None
+    assert hand_captures("chkobba", ["5D"], ["5S"], last_play=True)[0].sweep_option is None
     assert hand_captures("scopa", ["5D"], []) == []
 
 

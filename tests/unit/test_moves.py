@@ -149,7 +149,7 @@ def test_card_not_in_the_hand_is_refused_with_every_card_s_options() -> None:
 def test_error_options_respect_the_last_play() -> None:
     with pytest.raises(IllegalMove) as info:
         apply_play("chkobba", ["5D"], ["5S"], "5S", [], last_play=True)
-    assert info.value.details["options"].sweeping is None
+    assert info.value.details["options"].sweep_option is None
     assert info.value.details["legal"] == [legal_captures("chkobba", ["5D"], "5S", last_play=True)]
 
 

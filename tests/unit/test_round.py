@@ -386,7 +386,7 @@ def test_the_last_play_is_the_one_that_ends_the_round() -> None:
             last = is_last_play(len(state.stock), sum(map(len, state.hands)))
             lasts += last
             legal = legal_moves(state)
-            assert not last or all(c.sweeping is None for c in legal)
+            assert not last or all(c.sweep_option is None for c in legal)
             caps = legal[0]
             state, event = advance(state, PlayMove(caps.card, caps.options[0] if caps.options else ()))
             assert (state.phase is Phase.OVER) == last

@@ -126,7 +126,7 @@ def run_profiles(rules: Any, given: Json) -> Json:
 
 
 def _options(captures: Captures) -> list[Json]:
-    return [{"capture": _codes(option), "sweep": captures.sweeps(i)} for i, option in enumerate(captures.options)]
+    return [{"capture": _codes(option), "sweep": captures.is_sweep(i)} for i, option in enumerate(captures.options)]
 
 
 def _captures_json(captures: Captures) -> Json:
