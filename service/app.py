@@ -7,12 +7,12 @@ from typing import Any
 
 from flask import Flask
 
+from service import web
 from service.api import adjudication, cors, hints, operational, problems, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
 from service.api.sealing import Sealer
 from service.ops import observe
 from service.ops.limits import MAX_BODY_BYTES
-from service.web import bp as web_bp
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -35,7 +35,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(rounds.bp)
     app.register_blueprint(hints.bp)
     app.register_blueprint(operational.bp)
-    app.register_blueprint(web_bp)
+    app.register_blueprint(web.bp)
+    if web.swagger_ui_dist() is None:
+        app.logger.warning("%s; the API is unaffected", web.SWAGGER_UI_MISSING)
     cors.install(app, cors_origins)
     observe.install(app, ENDPOINT_TO_OPERATION)
     return app
