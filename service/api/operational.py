@@ -55,7 +55,7 @@ def readyz() -> Response:
     ),
 )
 def metrics_view() -> Response:
-    return metrics.exposition()
+    return metrics.exposition(current_app.extensions["chkobba.settings"].metrics_dir)
 
 
 @operation(

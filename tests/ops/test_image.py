@@ -104,7 +104,10 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
     entrypoint = json.loads(_instruction("ENTRYPOINT"))
     assert json.loads(_instruction("CMD")) == ["service.app:create_app()"]
     assert entrypoint[0] == "gunicorn"
-    command = [sys.executable, "-m", "gunicorn", *(a.replace("/app/", f"{app_dir}/") for a in entrypoint[1:])]
+    # The venv's gunicorn script, as the image's PATH finds it: sys.path then holds the script's
+    # directory, not the working directory, until gunicorn adds it.
+    script = str(Path(sys.executable).with_name("gunicorn"))
+    command = [script, *(a.replace("/app/", f"{app_dir}/") for a in entrypoint[1:])]
     home = tmp_path / "home"  # the image's user has no home; this one must stay empty
     home.mkdir()
     # The image installs the dependencies, not the project: hide this checkout's editable install
