@@ -85,9 +85,11 @@ def _runtime_env() -> dict[str, str]:
 
 def test_the_build_context_is_the_service_and_nothing_else() -> None:
     sent = build_context()
-    assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "openapi.yaml", "service/app.py"} <= set(sent)
+    contract = {"service/api/openapi.yaml", "service/api/openapi.json"}  # package data, served by the app
+    assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "service/app.py", *contract} <= set(sent)
     web_assets = ("service/web/pages/", "service/web/static/")  # the browser pages the service serves
-    assert all(p.endswith(".py") or p.startswith(web_assets) for p in sent if p.startswith("service/")), sent
+    served = [p for p in sent if p.startswith("service/")]
+    assert all(p.endswith(".py") or p.startswith(web_assets) or p in contract for p in served), served
     assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "docs", "deploy", ".git", ".venv", "scripts"}]
     assert not [p for p in sent if "__pycache__" in p or p.endswith(".pyc")]
     # Every COPY from the context names something the context holds.

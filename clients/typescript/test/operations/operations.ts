@@ -36,7 +36,7 @@ operation("getMetrics", () => {
 operation("getOpenapi", () => {
   test("serves the committed openapi.yaml, from which this client is generated", async () => {
     const served = parse(await referee.client.getOpenapi());
-    const committed = parse(readFileSync(join(REPO_ROOT, "openapi.yaml"), "utf8"));
+    const committed = parse(readFileSync(join(REPO_ROOT, "service", "api", "openapi.yaml"), "utf8"));
     assert.equal(served.openapi, "3.1.0");
     assert.deepEqual(served, committed);
   });
