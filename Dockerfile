@@ -28,7 +28,8 @@ RUN groupadd --system --gid 10001 chkobba \
         --shell /usr/sbin/nologin chkobba
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
-COPY gunicorn.conf.py openapi.yaml openapi.json ./
+COPY gunicorn.conf.py ./
+# The service's code, its contract (service/api/openapi.*) and its pages.
 COPY service ./service
 # Byte-compiled now, since the root file system is read-only at run time.
 RUN /opt/venv/bin/python -m compileall -q /app/service

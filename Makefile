@@ -76,8 +76,8 @@ bench-slow: install
 run: install
 	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"
 
-# Regenerate the committed contract from the schemas and the operation registry, and the
-# TypeScript client's types from the contract.
+# Regenerate the committed contract (service/api/openapi.yaml and .json) from the schemas and the
+# operation registry, and the TypeScript client's types from the contract.
 openapi: install
 	$(BIN)/python -m service.contract
 	cd $(TS_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent generate

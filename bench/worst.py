@@ -33,7 +33,6 @@ import argparse
 import copy
 import io
 import json
-import os
 import random
 import statistics
 import sys
@@ -88,8 +87,12 @@ class Request:
 
 def _sealer_from(keys: str | None) -> Any:
     from service.api.sealing import Sealer
+    from service.ops import settings
 
-    return Sealer.from_config({"STATE_KEYS": keys or os.environ.get("CHKOBBA_STATE_KEYS") or ""})
+    chosen = settings.read()  # the environment's, as the server's would be
+    if keys:
+        chosen = chosen.overridden({"STATE_KEYS": keys})
+    return Sealer.from_settings(settings.with_state_keys(chosen, lambda _: None))
 
 
 def worst_bodies(state_keys: str | None = None, *, by: str = "cpu") -> dict[str, dict[str, Any]]:

@@ -259,9 +259,12 @@ def _documented_settings() -> set[str]:
 
 
 def _gunicorn_default(name: str) -> int:
-    conf = (ROOT / "gunicorn.conf.py").read_text(encoding="utf-8")
-    found = re.search(rf'os\.environ\.get\("{name}", "(\d+)"\)', conf)
-    return int(found.group(1)) if found else 0
+    """A setting's default, as service/ops/settings.py declares it (this checkout's)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from service.ops.settings import BY_NAME, read
+
+    return int(getattr(read({}), BY_NAME[name].attribute))
 
 
 def check_policy(docs: list[Doc]) -> list[str]:

@@ -7,35 +7,41 @@ from typing import Any
 
 from flask import Flask
 
+from service import web
 from service.api import adjudication, cors, hints, operational, problems, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
 from service.api.sealing import Sealer
 from service.ops import observe
+from service.ops import settings as service_settings
 from service.ops.limits import MAX_BODY_BYTES
-from service.web import bp as web_bp
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(config: Mapping[str, Any] | None = None, *, settings: service_settings.Settings | None = None) -> Flask:
+    """The app, with ``settings`` (by default the ones gunicorn.conf.py installed, or else the
+    environment's: ``service.ops.settings.current``).
+
+    ``config`` goes to Flask's config (``TESTING``), but for the keys that name a setting without its
+    prefix (``STATE_KEYS``, ``ACCESS_LOG``, ``CORS_ORIGINS``, ...), which change those settings, read
+    and checked as the environment's would be. A wrong one raises a ``SettingError`` of one line.
+    """
+    overrides = {k: v for k, v in (config or {}).items() if service_settings.setting_named(k) is not None}
     app = Flask(__name__)
     spec_yaml, spec_json = operational.load_spec()
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=spec_yaml, OPENAPI_JSON=spec_json)
-    app.config.from_prefixed_env("CHKOBBA")
-    if config:
-        app.config.update(config)
-    cors_origins = cors.origins_from(app.config.get("CORS_ORIGINS"))  # CHKOBBA_CORS_ORIGINS
-    sealer = Sealer.from_config(app.config)
-    if sealer.ephemeral and not app.testing:
-        app.logger.warning(
-            "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not "
-            "survive a restart or span replicas"
-        )
-    app.extensions["chkobba.sealer"] = sealer
+    app.config.update({k: v for k, v in (config or {}).items() if k not in overrides})
+    chosen = (settings or service_settings.current()).overridden(overrides)
+    # Under gunicorn the master made the key (and warned); a test app needs no warning.
+    chosen = service_settings.with_state_keys(chosen, (lambda _: None) if app.testing else app.logger.warning)
+    app.extensions["chkobba.settings"] = chosen
+    app.extensions["chkobba.sealer"] = Sealer.from_settings(chosen)
     problems.register(app)
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(hints.bp)
     app.register_blueprint(operational.bp)
-    app.register_blueprint(web_bp)
-    cors.install(app, cors_origins)
-    observe.install(app, ENDPOINT_TO_OPERATION)
+    app.register_blueprint(web.bp)
+    if web.swagger_ui_dist() is None:
+        app.logger.warning("%s; the API is unaffected", web.SWAGGER_UI_MISSING)
+    cors.install(app, chosen.cors_origins)
+    observe.install(app, ENDPOINT_TO_OPERATION, chosen.access_log)
     return app

@@ -1,6 +1,7 @@
 """Writes the contract, ``openapi.yaml`` and ``openapi.json``, from the app's operations and schemas:
-``python -m service.contract [DIRECTORY]`` (``make openapi``). Written to files, not stdout: the
-examples run the app, which may log to stdout."""
+``python -m service.contract [DIRECTORY]`` (``make openapi``), by default into ``service/api/``, where
+the app serves them from as package data (``service.api.operational.SPEC_PATH``). Written to files,
+not stdout: the examples run the app, which may log to stdout."""
 
 from __future__ import annotations
 
@@ -9,20 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from service.api import spec
+from service.api.operational import SPEC_PATH
 from service.app import create_app
 
-ROOT = Path(__file__).resolve().parents[1]
+CONTRACT_DIR = SPEC_PATH.parent
 
 
 def build() -> dict[str, Any]:
     return spec.build(create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client())
 
 
-def write(directory: Path = ROOT) -> None:
+def write(directory: Path = CONTRACT_DIR) -> None:
     document = build()
     (directory / "openapi.yaml").write_text(spec.render(document), encoding="utf-8")
     (directory / "openapi.json").write_text(spec.render_json(document), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    write(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT)
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else CONTRACT_DIR)

@@ -94,7 +94,7 @@ def get_ruleset(profile: str) -> Response:
         "adjudication",
         schemas.CapturesResponse,
         schemas.CapturesRequest,
-        examples.CAPTURES,
+        examples.captures,
     ),
 )
 def captures() -> Response:
@@ -117,7 +117,7 @@ def captures() -> Response:
         "adjudication",
         schemas.MoveResponse,
         schemas.MoveRequest,
-        examples.MOVES,
+        examples.moves,
     ),
 )
 def moves() -> Response:
@@ -158,7 +158,7 @@ def moves() -> Response:
         "adjudication",
         schemas.ScoreResponse,
         schemas.ScoreRequest,
-        examples.SCORES,
+        examples.scores,
     ),
 )
 def scores() -> Response:
@@ -188,7 +188,7 @@ def scores() -> Response:
         "adjudication",
         schemas.MatchResponse,
         schemas.MatchRequest,
-        examples.MATCH,
+        examples.match,
     ),
 )
 def match_decisions() -> Response:

@@ -5,58 +5,32 @@ or is ``*`` alone for any origin; unset or empty, the service sends no CORS head
 pages of its own origin can read its answers. flask-cors writes the headers, on the ``/v1/`` API only
 (the probes, ``/metrics`` and the pages stay same-origin), problems included, and answers preflights
 with Flask's own OPTIONS answer: no view, no rules. No credentials: the API has no cookies or logins.
+The setting is read and checked with every other one, by ``service.ops.settings``; here it is wired.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
 
 from flask import Flask, Response, request
 from flask_cors import CORS
 
 from service.ops.logging import REQUEST_ID_HEADER
+from service.ops.settings import ANY_ORIGIN as ANY
 
-SETTING = "CHKOBBA_CORS_ORIGINS"
-ANY = "*"
 API_PATHS = re.compile(r"/v1/")
 MAX_AGE_SECONDS = 7200  # how long a browser may keep a preflight's answer: Chromium's cap
-# An origin as a browser sends it: scheme, host (a name, an IPv4 address or a bracketed IPv6 one), port.
-ORIGIN = re.compile(r"https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?")
 
 
-def origins_from(value: Any) -> list[str]:
-    """The origins the setting allows: none when it is unset or empty, ``["*"]`` for any origin.
-
-    Anything else than origins (a path, a missing scheme, ``*`` in a list) raises a ValueError of one
-    line that names the setting: a typo would otherwise leave every page blocked, or every page allowed.
-    """
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return []
-    if not isinstance(value, str):  # from_prefixed_env reads JSON: 8080 or [...] is no list of origins
-        raise ValueError(f"{SETTING} must be origins separated by commas, or * alone; not {value!r}")
-    origins = [entry.strip() for entry in value.split(",")]
-    if ANY in origins:
-        if origins != [ANY]:
-            raise ValueError(f"{SETTING}: * allows every origin, so it stands alone, not in a list: {value!r}")
-        return origins
-    for origin in origins:
-        match = ORIGIN.fullmatch(origin)
-        if match is None or int(match["port"] or 0) > 65535:
-            raise ValueError(
-                f"{SETTING}: {origin!r} is not an origin; write http(s)://host[:port], with no path or "
-                "trailing slash, origins separated by commas, or * alone for any origin"
-            )
-    return origins
-
-
-def install(app: Flask, origins: list[str]) -> None:
-    """Send CORS headers on the API's answers to the ``origins`` (nothing when there are none)."""
+def install(app: Flask, origins: Sequence[str]) -> None:
+    """Send CORS headers on the API's answers to the ``origins`` (nothing when there are none), as
+    ``CHKOBBA_CORS_ORIGINS`` gives them (``Settings.cors_origins``)."""
     if not origins:
         return
-    anyone = origins == [ANY]
-    # Every flask-cors option is given here, so that the app's CORS_* settings, which flask-cors would
-    # read too (CHKOBBA_CORS_* variables land there), change nothing but through the one setting.
+    anyone = tuple(origins) == (ANY,)
+    # Every flask-cors option is given here, so that the app's CORS_* config, which flask-cors would
+    # read too, changes nothing: CHKOBBA_CORS_ORIGINS is the one setting.
     CORS(
         app,
         resources=API_PATHS,

@@ -33,7 +33,7 @@ bp = Blueprint("hints", __name__)
         "rounds",
         schemas.HintsResponse,
         schemas.HintsRequest,
-        examples.HINTS,
+        examples.hints,
     ),
 )
 def suggest() -> Response:

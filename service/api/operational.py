@@ -14,7 +14,8 @@ from .operations import Operation, operation
 from .schemas import HealthOut
 
 bp = Blueprint("ops", __name__)
-SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+# The contract, package data beside this module: `make openapi` (python -m service.contract) writes it.
+SPEC_PATH = Path(__file__).resolve().with_name("openapi.yaml")
 
 
 @operation(bp, Operation("getHealth", "get", "/healthz", "Liveness", "The process answers.", "operations", HealthOut))
@@ -55,7 +56,7 @@ def readyz() -> Response:
     ),
 )
 def metrics_view() -> Response:
-    return metrics.exposition()
+    return metrics.exposition(current_app.extensions["chkobba.settings"].metrics_dir)
 
 
 @operation(
@@ -92,7 +93,8 @@ def openapi_json() -> Response:
 
 
 def load_spec() -> tuple[bytes, bytes]:
-    """The committed contract, as YAML and as JSON (empty when missing: /readyz then says so)."""
+    """The committed contract, as YAML and as JSON (empty when missing: /readyz then says so).
+    Package data: an installed wheel holds it (tests/ops/test_wheel.py)."""
     yaml_path, json_path = SPEC_PATH, SPEC_PATH.with_suffix(".json")
     return (
         yaml_path.read_bytes() if yaml_path.exists() else b"",

@@ -6,7 +6,7 @@ The spec builder (``service.api.spec``) reads this registry; nothing else descri
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint
@@ -23,7 +23,8 @@ class Operation:
     tag: str
     response: type[Schema] | None
     request: type[Schema] | None = None
-    examples: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {summary, body}
+    # name -> {summary, body}: a function, called when the spec is built (service/api/examples.py)
+    examples: Callable[[], dict[str, dict[str, Any]]] | None = None
     media_type: str = "application/json"
     parameters: tuple[dict[str, Any], ...] = ()
 

@@ -47,7 +47,7 @@ _OVER = Phase.OVER  # an Enum class attribute costs a hook call on Python 3.11: 
         "rounds",
         schemas.DealResponse,
         schemas.DealRequest,
-        examples.DEAL,
+        examples.deal,
     ),
 )
 def deal() -> Response:
@@ -79,7 +79,7 @@ def deal() -> Response:
         "rounds",
         schemas.PlayResponse,
         schemas.PlayRequest,
-        examples.PLAY,
+        examples.play,
     ),
 )
 def play_round() -> Response:
@@ -113,7 +113,7 @@ def play_round() -> Response:
         "rounds",
         schemas.ViewResponse,
         schemas.ViewRequest,
-        examples.VIEW,
+        examples.view,
     ),
 )
 def view_round() -> Response:
@@ -178,7 +178,7 @@ def _sealer() -> Sealer:
         "rounds",
         schemas.ReplayResponse,
         schemas.ReplayRequest,
-        examples.REPLAY,
+        examples.replay,
     ),
 )
 def replay() -> Response:

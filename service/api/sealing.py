@@ -8,7 +8,8 @@ where the ciphertext is AES-256-GCM of the JSON state, with the first 17 bytes a
 so the key id and the issue time are authenticated too. The key id is the first 8 bytes of SHA-256
 of the key. Keys come from ``CHKOBBA_STATE_KEYS`` (comma-separated, each 32 bytes in base64url):
 the first seals, all of them open, so keys can be rotated without breaking rounds in progress. A
-token lives ``CHKOBBA_STATE_TOKEN_LIFETIME`` seconds (a day by default). A stateless service
+token lives ``CHKOBBA_STATE_TOKEN_LIFETIME`` seconds (a day by default). Both are read, with every
+other setting, by ``service.ops.settings``: a ``Sealer`` is made from the settings. A stateless service
 cannot tell a fresh token from an older one it issued itself: see the README, "Sealed rounds", for
 what a game server should do about replays.
 """
@@ -19,7 +20,6 @@ import base64
 import binascii
 import hashlib
 import json
-import os
 import secrets
 import struct
 import time
@@ -31,15 +31,18 @@ import orjson
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from service.ops.settings import KEY_BYTES as KEY_BYTES
+from service.ops.settings import Settings
+from service.ops.settings import new_key as new_key
+from service.ops.settings import parse_keys as parse_keys
+
 from .encoding import to_json
 
 VERSION = 1
 HEADER = struct.Struct(">B8sQ")
 NONCE_BYTES = 12
-KEY_BYTES = 32
 CLOCK_SKEW_SECONDS = 60
 MAX_TOKEN_CHARS = 8192
-DEFAULT_LIFETIME_SECONDS = 86400
 
 
 class TokenError(Exception):
@@ -75,51 +78,25 @@ def _read(payload: bytes) -> Any:
     return state if type(state) is dict and type(state.get("rules")) is str else json.loads(payload)
 
 
-def new_key() -> str:
-    """A fresh key in the form ``CHKOBBA_STATE_KEYS`` takes."""
-    return base64.urlsafe_b64encode(secrets.token_bytes(KEY_BYTES)).decode().rstrip("=")
-
-
-def parse_keys(text: str) -> list[bytes]:
-    keys = []
-    for i, item in enumerate(part.strip() for part in text.split(",")):
-        if not item:
-            continue
-        try:
-            key = base64.urlsafe_b64decode(item + "=" * (-len(item) % 4))
-        except (binascii.Error, ValueError):
-            raise ValueError(f"CHKOBBA_STATE_KEYS entry {i} is not base64url") from None
-        if len(key) != KEY_BYTES:
-            raise ValueError(f"CHKOBBA_STATE_KEYS entry {i} is {len(key)} bytes, not {KEY_BYTES}")
-        keys.append(key)
-    return keys
-
-
 @dataclass(frozen=True)
 class Sealer:
     keys: tuple[bytes, ...]  # the first seals; all open
     lifetime_seconds: int
-    ephemeral: bool = False  # the key was generated at start: it dies with the process group
     # Per key id, its cipher, made once (an AESGCM object only holds its key: it can be reused).
     _ciphers: dict[bytes, AESGCM] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not self.keys:
+            raise ValueError("a Sealer needs a key (service.ops.settings.with_state_keys makes one)")
         ciphers: dict[bytes, AESGCM] = {}
         for key in self.keys:
             ciphers.setdefault(key_id(key), AESGCM(key))  # the first key with an id opens its tokens
         object.__setattr__(self, "_ciphers", ciphers)
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> Sealer:
-        text = str(config.get("STATE_KEYS") or os.environ.get("CHKOBBA_STATE_KEYS") or "")
-        lifetime = config.get("STATE_TOKEN_LIFETIME", DEFAULT_LIFETIME_SECONDS)
-        if isinstance(lifetime, bool) or not isinstance(lifetime, int) or lifetime < 1:
-            raise ValueError(f"CHKOBBA_STATE_TOKEN_LIFETIME must be a positive number of seconds, not {lifetime!r}")
-        keys = parse_keys(text)
-        if keys:
-            return cls(tuple(keys), lifetime)
-        # No key: one for this process only (under gunicorn, gunicorn.conf.py makes one for all).
-        return cls((secrets.token_bytes(KEY_BYTES),), lifetime, ephemeral=True)
+    def from_settings(cls, settings: Settings) -> Sealer:
+        """The sealer of ``settings``' keys and token lifetime (``with_state_keys`` gives it keys)."""
+        return cls(settings.state_keys, settings.state_token_lifetime)
 
     def seal(self, state: Mapping[str, Any], *, now: float | None = None) -> str:
         kid = key_id(self.keys[0])

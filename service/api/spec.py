@@ -154,10 +154,10 @@ def _card_name(card: Any) -> str:
     return f"{RANK_NAMES[card.code[0]]}_OF_{SUIT_NAMES[card.code[1]]}"
 
 
-def _run_examples(client: FlaskClient, op: Operation) -> dict[str, dict[str, Any]]:
+def _run_examples(client: FlaskClient, op: Operation, examples: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Each request example answered by the service, grouped by status code."""
     by_status: dict[str, dict[str, Any]] = {}
-    for name, example in op.examples.items():
+    for name, example in examples.items():
         response = client.open(op.path, method=op.method.upper(), json=example["body"])
         by_status.setdefault(str(response.status_code), {})[name] = {
             "summary": example["summary"],
@@ -227,7 +227,8 @@ def build(client: FlaskClient) -> dict[str, Any]:
 
 
 def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
-    ran = _run_examples(client, op) if op.examples else {}
+    examples = op.examples() if op.examples else {}
+    ran = _run_examples(client, op, examples)
     responses: dict[str, Any] = {}
     ok: dict[str, Any] = {"description": "Success."}
     if op.response is not None:
@@ -281,8 +282,8 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
     }
     if op.request is not None:
         body: dict[str, Any] = {"schema": op.request}
-        if op.examples:
-            body["examples"] = {n: {"summary": e["summary"], "value": e["body"]} for n, e in op.examples.items()}
+        if examples:
+            body["examples"] = {n: {"summary": e["summary"], "value": e["body"]} for n, e in examples.items()}
         operation["requestBody"] = {"required": True, "content": {"application/json": body}}
     return operation
 

@@ -6,7 +6,7 @@ proxy can follow its request through the logs), else one generated here. The acc
 by the app rather than by gunicorn because only the app knows the operation a request reached;
 gunicorn's own access log stays off (``gunicorn.conf.py``), so each request is logged exactly once.
 
-``CHKOBBA_ACCESS_LOG`` (read as the app's ``ACCESS_LOG`` setting) says where the lines go: ``-``
+``CHKOBBA_ACCESS_LOG`` (``Settings.access_log``; ``ACCESS_LOG`` in the app's config) says where the lines go: ``-``
 (the default) for standard output, an empty value for nowhere, anything else for a file to append to.
 """
 

@@ -3,12 +3,12 @@
 With ``PROMETHEUS_MULTIPROC_DIR`` set (``gunicorn.conf.py`` sets it before any worker imports
 prometheus_client), each worker writes its samples to files there and ``/metrics`` merges them (a
 dead worker's files are folded into archives: ``metrics_archive``); without it (tests, a single
-process) the default registry answers.
+process) the default registry answers. The directory is the settings' ``metrics_dir``
+(``service.ops.settings``), which the app passes to ``exposition``.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Response
@@ -60,10 +60,11 @@ def observe(operation: str, status: int, seconds: float) -> None:
     children[1].observe(seconds)
 
 
-def exposition() -> Response:
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+def exposition(directory: str | None) -> Response:
+    """The metrics: merged from the workers' files in ``directory``, or this process's own (None)."""
+    if directory:
         registry = CollectorRegistry()
-        registry.register(LockedCollector(os.environ["PROMETHEUS_MULTIPROC_DIR"]))
+        registry.register(LockedCollector(directory))
     else:
         registry = REGISTRY
     return Response(generate_latest(registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

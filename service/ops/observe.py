@@ -96,12 +96,11 @@ class Observed:
         return record
 
 
-def install(app: Flask, operations: Mapping[str, str]) -> None:
-    """Wrap ``app`` so that every request gets an id, a log line (``ACCESS_LOG``) and its metrics,
-    under its operation: ``operations`` maps Flask endpoints to operationIds (the layer above says
-    which they are)."""
-    destination = app.config.get("ACCESS_LOG", "-")
-    log = AccessLog("" if destination is None else str(destination))
+def install(app: Flask, operations: Mapping[str, str], access_log: str) -> None:
+    """Wrap ``app`` so that every request gets an id, a log line (to ``access_log``, as
+    ``CHKOBBA_ACCESS_LOG`` has it) and its metrics, under its operation: ``operations`` maps Flask
+    endpoints to operationIds (the layer above says which they are)."""
+    log = AccessLog(access_log)
     app.extensions["chkobba_access_log"] = log
 
     def note_exception(sender: Flask, exception: BaseException, **extra: Any) -> None:  # noqa: ARG001

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import time
 from collections import deque
 from functools import partial
@@ -45,12 +44,10 @@ from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
 from werkzeug.exceptions import NotImplemented as NotImplementedCoding
 
-from . import metrics
+from . import metrics, settings
 from .limits import MAX_BODY_BYTES, PROBE_PATHS
 from .problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
 
-CLIENT_TIMEOUT_ENV = "CHKOBBA_CLIENT_TIMEOUT"
-DEFAULT_CLIENT_TIMEOUT = 10.0
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
 # app's answer, or with the configuration, stays gunicorn's 500.
@@ -191,7 +188,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.client_timeout = float(os.environ.get(CLIENT_TIMEOUT_ENV) or DEFAULT_CLIENT_TIMEOUT)
+        self.client_timeout = float(settings.current().client_timeout)  # CHKOBBA_CLIENT_TIMEOUT
         self.waiting: dict[gevent.Timeout, Any] = {}  # connections between requests: deadline -> greenlet
         self.stopping = Event()  # set with alive = False, so that the loop below stops at once
         self.turns = Turns()  # one request computes at a time, in the order they came

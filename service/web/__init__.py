@@ -8,31 +8,38 @@ Every asset comes from the service itself. Swagger UI's are the ones the ``flask
 ships (Swagger UI 5, which reads OpenAPI 3.1; Apache-2.0, its LICENSE served beside them), pinned in
 ``constraints.txt`` like every other dependency. A strict Content-Security-Policy then forbids
 anything else: no inline script or style, no other origin, no eval, no framing.
+
+Without that package (a broken install) this module still imports and the API still serves: only
+/docs lacks Swagger UI, whose files answer 503 saying why, and the app warns at start.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, send_from_directory
+from werkzeug.exceptions import ServiceUnavailable
 
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web")
 
 PAGES = Path(__file__).resolve().parent / "pages"
 
 
-def _swagger_ui_dist() -> Path:
-    """Where the flask-swagger-ui wheel keeps Swagger UI's files (found without importing it)."""
+SWAGGER_UI_MISSING = "flask-swagger-ui is not installed: it ships the Swagger UI files that /docs serves"
+
+
+@cache
+def swagger_ui_dist() -> Path | None:
+    """Where the flask-swagger-ui wheel keeps Swagger UI's files (found without importing it), or
+    None when it is not installed."""
     spec = find_spec("flask_swagger_ui")
-    if spec is None or spec.origin is None:
-        raise RuntimeError("flask-swagger-ui is not installed: it ships the Swagger UI files /docs serves")
-    return Path(spec.origin).parent / "dist"
+    return None if spec is None or spec.origin is None else Path(spec.origin).parent / "dist"
 
 
-SWAGGER_UI = _swagger_ui_dist()
 # Only what /docs loads, and the licence it is shipped under.
 SWAGGER_UI_FILES = frozenset({"swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "VERSION"})
 
@@ -94,8 +101,11 @@ def docs_spec() -> Response:
 def swagger_ui(name: str) -> Response:
     if name not in SWAGGER_UI_FILES:
         abort(404)
+    dist = swagger_ui_dist()
+    if dist is None:
+        raise ServiceUnavailable(SWAGGER_UI_MISSING)
     mimetype = "text/plain" if name in ("LICENSE", "VERSION") else None
-    return send_from_directory(SWAGGER_UI, name, mimetype=mimetype)
+    return send_from_directory(dist, name, mimetype=mimetype)
 
 
 @bp.get("/referee")

@@ -202,7 +202,7 @@ def test_only_the_api_is_cross_origin_and_flask_cors_settings_cannot_widen_it() 
         "http://a:99999",
         "http://a,,http://b",
         "http://*.example.com",
-        8080,  # what from_prefixed_env makes of CHKOBBA_CORS_ORIGINS=8080
+        8080,  # a number in the config: read as the text "8080", which is no origin
     ],
 )
 def test_a_wrong_setting_stops_the_app_with_one_line_naming_it(origins: Any) -> None:

@@ -19,15 +19,15 @@ from service.api.loading import Checked, Loader
 from ..support import ROOT, changed, places
 
 EXAMPLES = {
-    "captures": examples.CAPTURES,
-    "moves": examples.MOVES,
-    "scores": examples.SCORES,
-    "match": examples.MATCH,
-    "deal": examples.DEAL,
-    "play": examples.PLAY,
-    "view": examples.VIEW,
-    "hints": examples.HINTS,
-    "replay": examples.REPLAY,
+    "captures": examples.captures(),
+    "moves": examples.moves(),
+    "scores": examples.scores(),
+    "match": examples.match(),
+    "deal": examples.deal(),
+    "play": examples.play(),
+    "view": examples.view(),
+    "hints": examples.hints(),
+    "replay": examples.replay(),
 }
 SHORT = sorted(name for name, loader in LOADERS.items() if loader.fields is not None)
 

@@ -9,7 +9,7 @@ import schemathesis
 
 from service.app import create_app
 
-SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
+SPEC = Path(__file__).resolve().parents[2] / "service" / "api" / "openapi.yaml"
 
 # The codes of a 422 that a schema-valid body may get: what a JSON schema cannot say (a card in two
 # lists, a state or counts no round reaches, a seat beyond the players, a move the rules forbid, a

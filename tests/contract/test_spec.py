@@ -12,7 +12,7 @@ from service import contract
 from service.api import spec as spec_module
 from service.app import create_app
 
-SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+SPEC_PATH = Path(__file__).resolve().parents[2] / "service" / "api" / "openapi.yaml"
 COMMITTED = SPEC_PATH.read_text(encoding="utf-8")
 DOCUMENT = yaml.safe_load(COMMITTED)
 CONTRACT_OPERATIONS = {

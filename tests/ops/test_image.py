@@ -87,9 +87,11 @@ def _runtime_env() -> dict[str, str]:
 
 def test_the_build_context_is_the_service_and_nothing_else() -> None:
     sent = build_context()
-    assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "openapi.yaml", "service/app.py"} <= set(sent)
+    contract = {"service/api/openapi.yaml", "service/api/openapi.json"}  # package data, served by the app
+    assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "service/app.py", *contract} <= set(sent)
     web_assets = ("service/web/pages/", "service/web/static/")  # the browser pages the service serves
-    assert all(p.endswith(".py") or p.startswith(web_assets) for p in sent if p.startswith("service/")), sent
+    served = [p for p in sent if p.startswith("service/")]
+    assert all(p.endswith(".py") or p.startswith(web_assets) or p in contract for p in served), served
     assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "docs", "deploy", ".git", ".venv", "scripts"}]
     assert not [p for p in sent if "__pycache__" in p or p.endswith(".pyc")]
     # Every COPY from the context names something the context holds.
@@ -107,7 +109,10 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
     entrypoint = json.loads(_instruction("ENTRYPOINT"))
     assert json.loads(_instruction("CMD")) == ["service.app:create_app()"]
     assert entrypoint[0] == "gunicorn"
-    command = [sys.executable, "-m", "gunicorn", *(a.replace("/app/", f"{app_dir}/") for a in entrypoint[1:])]
+    # The venv's gunicorn script, as the image's PATH finds it: sys.path then holds the script's
+    # directory, not the working directory, until gunicorn adds it.
+    script = str(Path(sys.executable).with_name("gunicorn"))
+    command = [script, *(a.replace("/app/", f"{app_dir}/") for a in entrypoint[1:])]
     home = tmp_path / "home"  # the image's user has no home; this one must stay empty
     home.mkdir()
     # The image installs the dependencies, not the project: hide this checkout's editable install

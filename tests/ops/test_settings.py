@@ -1,92 +1,263 @@
-"""Every setting is an environment variable, the README's settings table lists each of them, and a
-value out of range stops the start with a message that names it."""
+"""Every setting is declared once (service/ops/settings.py), read once, from that module alone, and the
+README's settings table is made from the declarations; a wrong value stops the start with one line
+that names it, under gunicorn as in create_app()."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from ..support import ROOT, clean_environment, free_port
+from service.app import create_app
+from service.ops import settings
+from service.ops.settings import SETTINGS, SettingError, read
 
-SETTING = re.compile(r"\b((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)\b")
+from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
+from .test_image import NOT_INSTALLED, build_context
+
+NAME = re.compile(r"\b((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)\b")
+DECLARED = {s.name for s in SETTINGS}
 
 
-def documented() -> set[str]:
+def readme_table() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("## Settings", 1)[1].split("\n## ", 1)[0]
-    names: set[str] = set()
-    for row in re.findall(r"^\| (`[^|]+) \|", table, re.MULTILINE):
-        names |= set(re.findall(r"`([A-Z][A-Z0-9_]*)`", row))
-    return names
+    section = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if line.startswith("|")]
 
 
-def read_by_the_service() -> set[str]:
-    """Names set in the image and the manifests, and named in quotes or backticks in the Python code
-    (``os.environ.get("X")``, a docstring's ``X``): a constant such as ``CHKOBBA_CRP`` is no setting."""
-    names: set[str] = set()
+# ---- declared once, documented once, read in one place ----------------------------------------------
+
+
+def test_the_readme_table_is_made_from_the_declarations() -> None:
+    """`python -m service.ops.settings` prints the table; paste it into the README's "Settings"."""
+    assert readme_table() == settings.table_rows()
+
+
+def test_every_setting_the_image_and_the_manifests_set_is_declared() -> None:
+    named: set[str] = set()
     for path in [ROOT / "Dockerfile", *ROOT.glob("deploy/**/*.yaml")]:
-        names |= set(SETTING.findall(path.read_text(encoding="utf-8")))
+        named |= set(NAME.findall(path.read_text(encoding="utf-8")))
+    assert named - DECLARED == set()
+
+
+def test_every_setting_the_code_names_is_declared() -> None:
+    """A name in quotes or backticks (``os.environ.get("X")``, a docstring's ``X``); a constant such as
+    ``CHKOBBA_CRP`` is no setting."""
+    named: set[str] = set()
     for path in [ROOT / "gunicorn.conf.py", *ROOT.glob("service/**/*.py")]:
-        text = path.read_text(encoding="utf-8")
-        names |= set(re.findall(r"[\"'`]((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)[\"'`]", text))
-        names |= set(re.findall(r"os\.environ(?:\.get\(|\[)[\"']([A-Z][A-Z0-9_]*)[\"']", text))
-    return names
+        named |= set(re.findall(r"[\"'`]((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)[\"'`]", path.read_text(encoding="utf-8")))
+    assert named - DECLARED == set()
 
 
-def test_every_setting_the_service_reads_is_in_the_readme() -> None:
-    assert read_by_the_service() - documented() == set()
+def environment_reads(path: Path) -> list[str]:
+    """Where ``path`` reads the process's environment: ``os.environ`` (but as the target of an
+    assignment: gunicorn.conf.py hands the metrics directory to prometheus_client), ``os.getenv``,
+    ``from os import environ``, or Flask's ``from_prefixed_env``. A request's WSGI environ is no setting."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    written = {
+        id(target.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Subscript)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "os":
+            if node.attr in ("getenv", "getenvb", "environb") or (node.attr == "environ" and id(node) not in written):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} os.{node.attr}")
+        elif isinstance(node, ast.Attribute) and node.attr == "from_prefixed_env":
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} from_prefixed_env")
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} from os import {a.name}" for a in node.names]
+    return found
 
 
-def test_the_readme_lists_no_setting_the_service_ignores() -> None:
-    assert documented() - read_by_the_service() == set()
+def test_only_the_settings_module_reads_the_environment() -> None:
+    offenders = []
+    for path in [ROOT / "gunicorn.conf.py", *ROOT.glob("service/**/*.py")]:
+        if path != ROOT / "service" / "ops" / "settings.py":
+            offenders += environment_reads(path)
+    assert offenders == []
 
 
-@pytest.mark.parametrize(
-    ("name", "value", "says"),
-    [
-        ("CHKOBBA_KEEPALIVE", "0", "at least 1"),
-        ("CHKOBBA_KEEPALIVE", "0.5", "a whole number"),
-        ("CHKOBBA_CLIENT_TIMEOUT", "0", "at least 1"),
-        ("CHKOBBA_CLIENT_TIMEOUT", "-5", "at least 1"),
-        ("CHKOBBA_CLIENT_TIMEOUT", "abc", "a whole number"),
-        ("CHKOBBA_WORKER_CONNECTIONS", "0", "at least 1"),
-        ("CHKOBBA_WORKERS", "two", "a whole number"),
-        ("CHKOBBA_MAX_REQUESTS", "-1", "at least 0"),
-    ],
-)
-def test_a_setting_out_of_range_stops_the_start_with_its_name(name: str, value: str, says: str) -> None:
-    """Rather than a traceback, or a server that listens and never answers (0 connections)."""
-    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}", **{name: value})
-    done = subprocess.run(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--check-config", "service.app:create_app()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+def test_the_settings_are_immutable_and_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHKOBBA_KEEPALIVE", "7")
+    monkeypatch.setenv("CHKOBBA_LOG_LEVEL", "WARNING")
+    read_now = read()
+    assert (read_now.keepalive, read_now.log_level) == (7, "warning")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read_now.keepalive = 8  # type: ignore[misc]
+
+
+def test_the_defaults() -> None:
+    found = read({})
+    assert (found.port, found.bind, found.worker_connections, found.keepalive, found.client_timeout) == (
+        8080,
+        "127.0.0.1:8080",
+        1000,
+        5,
+        10,
     )
-    assert done.returncode != 0
-    assert f"{name} must be {says}" in done.stderr + done.stdout, done.stderr[-2000:]
-    assert "Traceback" not in done.stderr
+    assert (found.timeout, found.graceful_timeout, found.max_requests, found.max_requests_jitter) == (
+        30,
+        20,
+        1000000,
+        50000,
+    )
+    assert (found.access_log, found.log_level, found.state_token_lifetime) == ("-", "info", 86400)
+    assert (found.metrics_dir, found.control_socket, found.worker_tmp_dir) == (None, None, None)
+    assert (found.cors_origins, found.state_keys, found.key_made_at_start) == ((), (), False)
+    assert read({"PORT": "9000"}).bind == "127.0.0.1:9000"
+    assert read({"CHKOBBA_ACCESS_LOG": ""}).access_log == ""  # empty: no log, not the default
 
 
-@pytest.mark.parametrize("origins", ["example.com", "http://a/path", "*,http://a"])
-def test_a_wrong_cors_origins_stops_the_start_with_one_line(origins: str) -> None:
-    """Checked by gunicorn's master as it starts (gunicorn.conf.py), before any worker boots: one
-    line, where each worker would otherwise print a traceback."""
-    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}", CHKOBBA_CORS_ORIGINS=origins)
+def test_under_gunicorn_the_metrics_have_a_directory_of_the_servers_own() -> None:
+    by_port = read({"CHKOBBA_BIND": "0.0.0.0:8181"}, under_gunicorn=True).metrics_dir
+    assert by_port is not None and by_port.endswith("/chkobba-metrics-8181")
+    by_socket = read({"CHKOBBA_BIND": "unix:/run/x.sock"}, under_gunicorn=True).metrics_dir
+    assert by_socket is not None and by_socket.endswith("/chkobba-metrics-unix-run-x.sock")
+    assert read({"PROMETHEUS_MULTIPROC_DIR": "/m"}, under_gunicorn=True).metrics_dir == "/m"
+    assert read({"PROMETHEUS_MULTIPROC_DIR": "/m"}).metrics_dir == "/m"
+
+
+WRONG = [
+    ("PORT", "http", "PORT must be a whole number, not 'http'"),
+    ("PORT", "70000", "PORT must be at most 65535, not 70000"),
+    ("CHKOBBA_BIND", "localhost", "CHKOBBA_BIND must be HOST:PORT (or unix:PATH, fd://N), not 'localhost'"),
+    ("CHKOBBA_WORKERS", "two", "CHKOBBA_WORKERS must be a whole number, not 'two'"),
+    ("CHKOBBA_WORKER_CONNECTIONS", "0", "CHKOBBA_WORKER_CONNECTIONS must be at least 1, not 0"),
+    ("CHKOBBA_KEEPALIVE", "0", "CHKOBBA_KEEPALIVE must be at least 1, not 0"),
+    ("CHKOBBA_KEEPALIVE", "0.5", "CHKOBBA_KEEPALIVE must be a whole number, not '0.5'"),
+    ("CHKOBBA_CLIENT_TIMEOUT", "-5", "CHKOBBA_CLIENT_TIMEOUT must be at least 1, not -5"),
+    ("CHKOBBA_CLIENT_TIMEOUT", "abc", "CHKOBBA_CLIENT_TIMEOUT must be a whole number, not 'abc'"),
+    ("CHKOBBA_MAX_REQUESTS", "-1", "CHKOBBA_MAX_REQUESTS must be at least 0, not -1"),
+    ("CHKOBBA_LOG_LEVEL", "foo", "CHKOBBA_LOG_LEVEL must be one of debug, info, warning, error, critical; not 'foo'"),
+    ("CHKOBBA_ACCESS_LOG", "/nonexistent/access.log", "CHKOBBA_ACCESS_LOG: cannot write '/nonexistent/access.log'"),
+    ("CHKOBBA_ACCESS_LOG", "/", "CHKOBBA_ACCESS_LOG must be -, empty or a file to append to; '/' is a directory"),
+    ("CHKOBBA_WORKER_TMP_DIR", "/nonexistent", "CHKOBBA_WORKER_TMP_DIR must be an existing directory"),
+    ("CHKOBBA_STATE_TOKEN_LIFETIME", "a day", "CHKOBBA_STATE_TOKEN_LIFETIME must be a whole number, not 'a day'"),
+    ("CHKOBBA_STATE_TOKEN_LIFETIME", "0", "CHKOBBA_STATE_TOKEN_LIFETIME must be at least 1, not 0"),
+    ("CHKOBBA_STATE_KEYS", "not-a-key", "CHKOBBA_STATE_KEYS entry 0 is not base64url"),
+    ("CHKOBBA_CORS_ORIGINS", "example.com", "CHKOBBA_CORS_ORIGINS: 'example.com' is not an origin"),
+    ("CHKOBBA_CORS_ORIGINS", "*,http://a", "CHKOBBA_CORS_ORIGINS: * allows every origin"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "says"), WRONG)
+def test_a_wrong_value_is_one_line_that_names_it(name: str, value: str, says: str) -> None:
+    with pytest.raises(SettingError) as raised:
+        read({name: value})
+    assert str(raised.value).startswith(says) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("name", "value", "says"), WRONG[:: len(WRONG) // 6])
+def test_create_app_stops_at_a_wrong_value(monkeypatch: pytest.MonkeyPatch, name: str, value: str, says: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingError, match=re.escape(says)):
+        create_app({"TESTING": True})
+
+
+def test_the_apps_config_overrides_settings_read_as_the_environment_would_be() -> None:
+    base = read({})
+    changed = base.overridden({"STATE_TOKEN_LIFETIME": 60, "CHKOBBA_CORS_ORIGINS": "http://a.test", "ACCESS_LOG": ""})
+    assert (changed.state_token_lifetime, changed.cors_origins, changed.access_log) == (60, ("http://a.test",), "")
+    assert base.state_token_lifetime == 86400  # a copy: the settings themselves never change
+    with pytest.raises(SettingError, match="CHKOBBA_STATE_TOKEN_LIFETIME must be given as text, not True"):
+        base.overridden({"STATE_TOKEN_LIFETIME": True})
+    with pytest.raises(SettingError, match="CHKOBBA_CORS_ORIGINS"):
+        base.overridden({"CORS_ORIGINS": ["http://a.test"]})
+
+
+def test_create_app_takes_the_settings_it_is_given_and_reads_no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHKOBBA_CORS_ORIGINS", "not an origin")
+    given = read({"CHKOBBA_STATE_TOKEN_LIFETIME": "60", "CHKOBBA_ACCESS_LOG": ""})
+    app = create_app({"TESTING": True}, settings=given)
+    assert app.extensions["chkobba.sealer"].lifetime_seconds == 60
+    assert app.extensions["chkobba.settings"].cors_origins == ()
+
+
+def test_create_app_takes_the_settings_a_gunicorn_master_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker is forked from the master, settings and all: its app reads no environment."""
+    monkeypatch.setenv("CHKOBBA_STATE_TOKEN_LIFETIME", "not read")
+    monkeypatch.setattr(settings, "_installed", None)
+    settings.install(settings.with_state_keys(read({"CHKOBBA_STATE_TOKEN_LIFETIME": "120"}), lambda _: None))
+    app = create_app({"TESTING": True, "ACCESS_LOG": ""})
+    assert app.extensions["chkobba.sealer"].keys == settings.current().state_keys
+    assert app.extensions["chkobba.sealer"].lifetime_seconds == 120
+
+
+# ---- under gunicorn -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "value", "says"), WRONG)
+@pytest.mark.server
+def test_a_wrong_value_stops_gunicorn_with_one_line_naming_it(name: str, value: str, says: str) -> None:
+    """In gunicorn's master, as it reads its configuration: before any worker boots, without a
+    traceback (each worker would otherwise print one), and without a server that never answers."""
+    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}")
+    env[name] = value
     done = subprocess.run(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=30,
     )
     assert done.returncode != 0
-    lines = [line for line in done.stderr.splitlines() if "CHKOBBA_CORS_ORIGINS" in line]
-    assert len(lines) == 1 and repr(origins) in lines[0], done.stderr[-2000:]
-    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(says), done.stderr[-2000:]
+
+
+@pytest.mark.server
+def test_gunicorn_finds_the_service_beside_its_settings_file_from_any_directory(tmp_path: Path) -> None:
+    """The image's way (the venv's `gunicorn` script, `-c` with a path), from a working directory
+    without the service, and with this checkout's editable install hidden: gunicorn.conf.py puts its
+    own directory on sys.path, so the service beside it answers."""
+    app_dir, elsewhere, site = tmp_path / "app", tmp_path / "elsewhere", tmp_path / "site"
+    for relative in build_context():
+        (app_dir / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / relative, app_dir / relative)
+    elsewhere.mkdir()
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(NOT_INSTALLED, encoding="utf-8")
+    port = free_port()
+    env = clean_environment(
+        CHKOBBA_BIND=f"127.0.0.1:{port}",
+        CHKOBBA_WORKERS="1",
+        PYTHONPATH=str(site),
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
+    )
+    script = str(Path(sys.executable).with_name("gunicorn"))
+    log = tmp_path / "gunicorn.log"
+    command = [script, "-c", str(app_dir / "gunicorn.conf.py")]
+    with running_gunicorn(env, lambda: status_of(port, "/readyz") == 200, log, cwd=elsewhere, command=command):
+        assert status_of(port, "/v1/rulesets") == 200
+
+
+@pytest.mark.server
+def test_one_warning_for_a_server_without_keys(tmp_path: Path) -> None:
+    """Made once, by the master, which made the key its workers share (each worker's app takes the
+    master's settings, key included, and says nothing)."""
+    port = free_port()
+    env = clean_environment(
+        CHKOBBA_BIND=f"127.0.0.1:{port}",
+        CHKOBBA_WORKERS="2",
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
+    )
+    log = tmp_path / "gunicorn.log"
+    with running_gunicorn(env, lambda: status_of(port, "/readyz") == 200, log):
+        for _ in range(20):  # both workers have booted
+            if log.read_text(errors="replace").count("Booting worker") == 2:
+                break
+            status_of(port, "/healthz")
+    text = log.read_text(errors="replace")
+    assert text.count("Booting worker") == 2, text
+    assert text.count("CHKOBBA_STATE_KEYS is not set") == 1, text

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from service.ops import settings
+
 from ..support import ROOT
 
 
@@ -17,6 +19,9 @@ def test_a_booted_worker_freezes_what_the_app_loaded_out_of_the_collectors_reach
     """Else the first full collection walks it all inside an early request (about 30 ms of CPU in a
     new worker's first move hint, over the hints' time budget on a busy machine)."""
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))  # the file sets it when unset
+    # The file installs its settings as this process's, as it does in a gunicorn master: put back
+    # what was there, so that the apps of later tests are not a gunicorn worker's.
+    monkeypatch.setattr(settings, "_installed", settings.installed())
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     gc.unfreeze()
     try:

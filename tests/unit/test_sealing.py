@@ -16,6 +16,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from service.api.sealing import Sealer, TokenError, new_key, parse_keys
+from service.ops.settings import NO_KEYS_WARNING, SettingError, read, with_state_keys
 
 NOW = 1_780_000_000.0  # a fixed clock: every test passes ``now``
 LIFETIME = 3600
@@ -315,30 +316,34 @@ def test_the_error_names_the_entry_not_the_key():
     assert "entry 1" in str(caught.value) and secret not in str(caught.value)
 
 
-def test_from_config_reads_state_keys_and_lifetime(monkeypatch):
-    monkeypatch.delenv("CHKOBBA_STATE_KEYS", raising=False)
-    built = Sealer.from_config({"STATE_KEYS": f"{encode(KEY_B)},{encode(KEY_A)}", "STATE_TOKEN_LIFETIME": 60})
-    assert built.keys == (KEY_B, KEY_A) and built.lifetime_seconds == 60 and not built.ephemeral
+def test_from_settings_takes_their_keys_and_lifetime():
+    settings = read({"CHKOBBA_STATE_KEYS": f"{encode(KEY_B)},{encode(KEY_A)}", "CHKOBBA_STATE_TOKEN_LIFETIME": "60"})
+    built = Sealer.from_settings(settings)
+    assert built.keys == (KEY_B, KEY_A) and built.lifetime_seconds == 60
 
 
-def test_from_config_reads_the_environment(monkeypatch):
+def test_the_sealer_reads_no_environment(monkeypatch):
+    """The settings are its one source: no fallback to CHKOBBA_STATE_KEYS behind their back."""
     monkeypatch.setenv("CHKOBBA_STATE_KEYS", encode(KEY_A))
-    built = Sealer.from_config({})
-    assert built.keys == (KEY_A,) and built.lifetime_seconds == 86400 and not built.ephemeral
+    built = Sealer.from_settings(read({"CHKOBBA_STATE_KEYS": encode(KEY_B)}))
+    assert built.keys == (KEY_B,)
+    with pytest.raises(ValueError, match="needs a key"):
+        Sealer.from_settings(read({}))
 
 
-def test_without_keys_a_random_key_is_generated_and_marked_ephemeral(monkeypatch):
-    monkeypatch.delenv("CHKOBBA_STATE_KEYS", raising=False)
-    first, second = Sealer.from_config({}), Sealer.from_config({})
-    assert first.ephemeral and len(first.keys) == 1 and len(first.keys[0]) == 32
-    assert first.keys != second.keys
-    assert first.open(first.seal(STATE)) == STATE
+def test_without_keys_the_settings_get_one_made_at_start_and_warn():
+    warned: list[str] = []
+    first, second = (with_state_keys(read({}), warned.append) for _ in range(2))
+    assert first.key_made_at_start and len(first.state_keys) == 1 and len(first.state_keys[0]) == 32
+    assert first.state_keys != second.state_keys
+    assert warned == [NO_KEYS_WARNING] * 2
+    sealer_ = Sealer.from_settings(first)
+    assert sealer_.open(sealer_.seal(STATE)) == STATE
 
 
-def test_from_config_refuses_a_bad_key(monkeypatch):
-    monkeypatch.delenv("CHKOBBA_STATE_KEYS", raising=False)
-    with pytest.raises(ValueError):
-        Sealer.from_config({"STATE_KEYS": "not-a-key"})
+def test_a_bad_key_is_refused_with_the_settings():
+    with pytest.raises(SettingError, match="CHKOBBA_STATE_KEYS entry 0"):
+        read({"CHKOBBA_STATE_KEYS": "not-a-key"})
 
 
 # ---- lifetime and clock ---------------------------------------------------------------------------

@@ -1,0 +1,446 @@
+"""Every setting of the service, declared once: its environment variable, default, meaning (the
+README's settings table is made from these declarations, and a test keeps it so) and how it is read.
+
+The environment is read in one place, ``read``, into an immutable ``Settings``; a wrong value raises
+a ``SettingError`` of one line that names the setting, and the start stops there:
+
+- under gunicorn, ``gunicorn.conf.py`` reads the settings in the master before any worker exists,
+  stops with that one line (no traceback, no worker booted), and ``install``\\ s them; each worker is
+  forked from the master, so its ``create_app()`` uses that very object (``current``): the
+  environment is read once for the whole server, and a state key made at start is every worker's;
+- without gunicorn, ``create_app()`` reads them (or is given a ``Settings``), and raises the error.
+
+This module imports only the standard library: gunicorn.conf.py imports it before anything else.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+
+class SettingError(ValueError):
+    """A value the service will not start with; its text is one line that names the setting."""
+
+
+KEY_BYTES = 32  # AES-256: each of CHKOBBA_STATE_KEYS
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")  # gunicorn's, which takes any other as info
+ANY_ORIGIN = "*"
+# An origin as a browser sends it: scheme, host (a name, an IPv4 address or a bracketed IPv6 one), port.
+ORIGIN = re.compile(r"https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?")
+# What gunicorn binds to: HOST:PORT (an IPv6 host in brackets), unix:PATH or fd://N.
+BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})|unix:.+|fd://[0-9]+)")
+NO_KEYS_WARNING = (
+    "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not survive a "
+    "restart or span replicas"
+)
+
+
+# ---- how values are read: each takes the setting's name and its text, and raises a SettingError -------
+
+
+def whole(least: int, most: int | None = None) -> Callable[[str, str], int]:
+    """A whole number of at least ``least``: a typo would otherwise end in a traceback, and a 0 in a
+    server that listens but never answers."""
+
+    def read(name: str, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise SettingError(f"{name} must be a whole number, not {text!r}") from None
+        if value < least:
+            raise SettingError(f"{name} must be at least {least}, not {value}")
+        if most is not None and value > most:
+            raise SettingError(f"{name} must be at most {most}, not {value}")
+        return value
+
+    return read
+
+
+def as_text(name: str, value: str) -> str:  # noqa: ARG001
+    return value
+
+
+def bind_address(name: str, value: str) -> str:
+    found = BIND.fullmatch(value)
+    if found is None or int(found["port"] or 0) > 65535:
+        raise SettingError(f"{name} must be HOST:PORT (or unix:PATH, fd://N), not {value!r}")
+    return value
+
+
+def log_level(name: str, value: str) -> str:
+    level = value.strip().lower()
+    if level not in LOG_LEVELS:
+        raise SettingError(f"{name} must be one of {', '.join(LOG_LEVELS)}; not {value!r}")
+    return level
+
+
+def access_log(name: str, value: str) -> str:
+    """``-`` (standard output), empty (none), or a file the service can append to."""
+    if value in ("", "-"):
+        return value
+    directory = os.path.dirname(os.path.abspath(value))
+    if os.path.isdir(value):
+        raise SettingError(f"{name} must be -, empty or a file to append to; {value!r} is a directory")
+    if not os.path.isdir(directory):
+        raise SettingError(f"{name}: cannot write {value!r}, there is no directory {directory!r}")
+    if not os.access(value if os.path.exists(value) else directory, os.W_OK):
+        raise SettingError(f"{name}: cannot write {value!r}, permission denied")
+    return value
+
+
+def existing_directory(name: str, value: str) -> str:
+    if not os.path.isdir(value):
+        raise SettingError(f"{name} must be an existing directory, not {value!r}")
+    return value
+
+
+def parse_keys(value: str) -> list[bytes]:
+    """The keys of ``CHKOBBA_STATE_KEYS``, comma-separated base64url, 32 bytes each (blanks skipped).
+    An error names the entry, never the key."""
+    keys = []
+    for i, item in enumerate(part.strip() for part in value.split(",")):
+        if not item:
+            continue
+        try:
+            key = base64.urlsafe_b64decode(item + "=" * (-len(item) % 4))
+        except (binascii.Error, ValueError):
+            raise SettingError(f"CHKOBBA_STATE_KEYS entry {i} is not base64url") from None
+        if len(key) != KEY_BYTES:
+            raise SettingError(f"CHKOBBA_STATE_KEYS entry {i} is {len(key)} bytes, not {KEY_BYTES}")
+        keys.append(key)
+    return keys
+
+
+def new_key() -> str:
+    """A fresh key in the form ``CHKOBBA_STATE_KEYS`` takes."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(KEY_BYTES)).decode().rstrip("=")
+
+
+def state_keys(name: str, value: str) -> tuple[bytes, ...]:  # noqa: ARG001
+    return tuple(parse_keys(value))
+
+
+def origins(name: str, value: str) -> tuple[str, ...]:
+    """The origins allowed: none when empty, ``("*",)`` for any. Anything else than origins (a path,
+    a missing scheme, ``*`` in a list) is refused: a typo would otherwise leave every page blocked,
+    or every page allowed."""
+    if not value.strip():
+        return ()
+    found = tuple(entry.strip() for entry in value.split(","))
+    if ANY_ORIGIN in found:
+        if found != (ANY_ORIGIN,):
+            raise SettingError(f"{name}: * allows every origin, so it stands alone, not in a list: {value!r}")
+        return found
+    for origin in found:
+        match = ORIGIN.fullmatch(origin)
+        if match is None or int(match["port"] or 0) > 65535:
+            raise SettingError(
+                f"{name}: {origin!r} is not an origin; write http(s)://host[:port], with no path or "
+                "trailing slash, origins separated by commas, or * alone for any origin"
+            )
+    return found
+
+
+# ---- the declarations ----------------------------------------------------------------------------------
+
+
+Known = Mapping[str, Any]  # the values read so far, by field, and "under_gunicorn"
+
+
+def _metrics_dir(known: Known) -> str | None:
+    """Under gunicorn, a directory of this server's own (two servers on one machine must not share
+    one: each wipes it at start); a single process keeps its metrics in memory."""
+    if not known["under_gunicorn"]:
+        return None
+    bind = str(known["bind"])
+    found = BIND.fullmatch(bind)
+    place = found["port"] if found and found["port"] else re.sub(r"[^A-Za-z0-9.]+", "-", bind).strip("-")
+    return os.path.join(tempfile.gettempdir(), f"chkobba-metrics-{place}")
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str  # the environment variable
+    attribute: str  # its field in Settings
+    default: str  # as the README's table shows it
+    meaning: str  # the README's table's text
+    read: Callable[[str, str], Any]  # (name, text) -> value, or a SettingError
+    fallback: Callable[[Known], Any]  # the value when unset (or empty, unless empty_is_a_value)
+    empty_is_a_value: bool = False  # CHKOBBA_ACCESS_LOG: empty means no log, not the default
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("PORT", "port", "`8080`", "port of `make run` (on 127.0.0.1)", whole(1, 65535), lambda k: 8080),
+    Setting(
+        "CHKOBBA_BIND",
+        "bind",
+        "`127.0.0.1:$PORT`",
+        "full bind address, e.g. `0.0.0.0:8080` in a container",
+        bind_address,
+        lambda k: f"127.0.0.1:{k['port']}",
+    ),
+    Setting(
+        "CHKOBBA_WORKERS",
+        "workers",
+        "number of cores",
+        "gunicorn worker processes (gevent: each serves many connections; see "
+        "[Running it in front of real clients](#running-it-in-front-of-real-clients)); at least 1",
+        whole(1),
+        lambda k: os.cpu_count() or 1,
+    ),
+    Setting(
+        "CHKOBBA_WORKER_CONNECTIONS",
+        "worker_connections",
+        "`1000`",
+        "connections one worker holds at once; more wait in the listen backlog; at least 1",
+        whole(1),
+        lambda k: 1000,
+    ),
+    Setting(
+        "CHKOBBA_KEEPALIVE",
+        "keepalive",
+        "`5`",
+        "seconds a connection may wait for its next request, and the most a client may take to send a "
+        "request's line and headers; at least 1",
+        whole(1),
+        lambda k: 5,
+    ),
+    Setting(
+        "CHKOBBA_CLIENT_TIMEOUT",
+        "client_timeout",
+        "`10`",
+        "seconds a client has to send a request's body once its headers are in, and again to take the "
+        "answer; a slower body gets a 408; at least 1",
+        whole(1),
+        lambda k: 10,
+    ),
+    Setting(
+        "CHKOBBA_TIMEOUT",
+        "timeout",
+        "`30`",
+        "seconds a worker may go without checking in before the master restarts it; at least 1",
+        whole(1),
+        lambda k: 30,
+    ),
+    Setting(
+        "CHKOBBA_GRACEFUL_TIMEOUT",
+        "graceful_timeout",
+        "`20`",
+        "seconds a worker has to finish its requests on SIGTERM",
+        whole(0),
+        lambda k: 20,
+    ),
+    Setting(
+        "CHKOBBA_MAX_REQUESTS",
+        "max_requests",
+        "`1000000`",
+        "recycle a worker after this many requests, 0 for never (rarely: memory stays flat without it, and "
+        "each restart costs a worker boot; the metrics survive it, see "
+        "[Scraping the metrics](#scraping-the-metrics))",
+        whole(0),
+        lambda k: 1000000,
+    ),
+    Setting(
+        "CHKOBBA_MAX_REQUESTS_JITTER",
+        "max_requests_jitter",
+        "`50000`",
+        "up to this many requests more, drawn for each worker, so that workers do not all recycle at once",
+        whole(0),
+        lambda k: 50000,
+    ),
+    Setting(
+        "CHKOBBA_ACCESS_LOG",
+        "access_log",
+        "`-` (stdout)",
+        "the JSON access log (see [Logs](#logs)): `-` for standard output, empty for none, else a file to "
+        "append to (its directory must exist)",
+        access_log,
+        lambda k: "-",
+        empty_is_a_value=True,
+    ),
+    Setting(
+        "CHKOBBA_LOG_LEVEL",
+        "log_level",
+        "`info`",
+        "gunicorn log level: `debug`, `info`, `warning`, `error` or `critical`",
+        log_level,
+        lambda k: "info",
+    ),
+    Setting(
+        "PROMETHEUS_MULTIPROC_DIR",
+        "metrics_dir",
+        "`$TMPDIR/chkobba-metrics-$PORT`",
+        "where gunicorn's workers share metrics (each live worker's files, and the dead workers' counts in "
+        "one archive per type); wiped at start; without gunicorn, unset: one process's metrics, in memory",
+        as_text,
+        _metrics_dir,
+    ),
+    Setting(
+        "CHKOBBA_CONTROL_SOCKET",
+        "control_socket",
+        "unset: none",
+        "path of gunicorn's control socket (for `gunicornc`); off by default, since its default place, "
+        "`~/.gunicorn`, is unwritable in the image and shared by every server on a machine",
+        as_text,
+        lambda k: None,
+    ),
+    Setting(
+        "CHKOBBA_WORKER_TMP_DIR",
+        "worker_tmp_dir",
+        "the system temporary directory",
+        "where gunicorn keeps its workers' heartbeat files (an existing directory)",
+        existing_directory,
+        lambda k: None,
+    ),
+    Setting(
+        "CHKOBBA_STATE_TOKEN_LIFETIME",
+        "state_token_lifetime",
+        "`86400`",
+        "seconds a sealed state token stays valid (see [Sealed rounds](#sealed-rounds)); at least 1",
+        whole(1),
+        lambda k: 86400,
+    ),
+    Setting(
+        "CHKOBBA_CORS_ORIGINS",
+        "cors_origins",
+        "unset: none",
+        "the origins whose pages may call the API, comma-separated "
+        "(`https://play.example,http://localhost:5173`), or `*` alone for any origin (see "
+        "[Calling it from a browser](#calling-it-from-a-browser-cors))",
+        origins,
+        lambda k: (),
+    ),
+    Setting(
+        "CHKOBBA_STATE_KEYS",
+        "state_keys",
+        "unset: a key made at start",
+        "the keys that seal round states, comma-separated base64url, 32 bytes each (the first seals, all "
+        "open); every replica of a deployment needs the same ones",
+        state_keys,
+        lambda k: (),
+    ),
+)
+BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The service's settings, as read from the environment (``read``): one per server."""
+
+    port: int
+    bind: str
+    workers: int
+    worker_connections: int
+    keepalive: int
+    client_timeout: int
+    timeout: int
+    graceful_timeout: int
+    max_requests: int
+    max_requests_jitter: int
+    access_log: str
+    log_level: str
+    metrics_dir: str | None  # None: one process, its metrics in memory
+    control_socket: str | None
+    worker_tmp_dir: str | None
+    state_token_lifetime: int
+    cors_origins: tuple[str, ...]
+    state_keys: tuple[bytes, ...] = field(repr=False)  # none: with_state_keys makes one
+    key_made_at_start: bool = False  # state_keys is one key with_state_keys made, for this server only
+
+    def overridden(self, changes: Mapping[str, Any]) -> Settings:
+        """These settings with some changed, each read as the environment's text would be; a change is
+        named by its variable (``CHKOBBA_STATE_KEYS``) or without the prefix (``STATE_KEYS``, as the
+        app's config takes it), and a whole number may be given as one."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key, value in changes.items():
+            setting = setting_named(key)
+            if setting is None:
+                raise KeyError(f"{key} is not a setting")
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if value is not None and not isinstance(value, str):
+                raise SettingError(f"{setting.name} must be given as text, not {value!r}")
+            values[setting.attribute] = _value(setting, value, {**values, "under_gunicorn": False})
+            if setting.attribute == "state_keys":
+                values["key_made_at_start"] = False
+        return Settings(**values)
+
+
+def setting_named(key: str) -> Setting | None:
+    """The setting a variable (``CHKOBBA_STATE_KEYS``) or a config key (``STATE_KEYS``) names."""
+    return BY_NAME.get(key) or BY_NAME.get(f"CHKOBBA_{key}")
+
+
+def _value(setting: Setting, raw: str | None, known: Known) -> Any:
+    if raw is None or (not raw.strip() and not setting.empty_is_a_value):
+        return setting.fallback(known)
+    return setting.read(setting.name, raw)
+
+
+def read(environ: Mapping[str, str] | None = None, *, under_gunicorn: bool = False) -> Settings:
+    """Every setting from ``environ`` (the process's environment by default), each checked: the one
+    place the environment is read. ``under_gunicorn``: the defaults of a gunicorn master (a metrics
+    directory shared by its workers)."""
+    source = os.environ if environ is None else environ
+    known: dict[str, Any] = {"under_gunicorn": under_gunicorn}
+    for setting in SETTINGS:
+        known[setting.attribute] = _value(setting, source.get(setting.name), known)
+    del known["under_gunicorn"]
+    return Settings(**known)
+
+
+def with_state_keys(settings: Settings, warn: Callable[[str], object]) -> Settings:
+    """``settings`` with a sealing key: their own, or else one made now, for this server alone, which
+    ``warn`` is told about (the one place that warning is made)."""
+    if settings.state_keys:
+        return settings
+    warn(NO_KEYS_WARNING)
+    return replace(settings, state_keys=(secrets.token_bytes(KEY_BYTES),), key_made_at_start=True)
+
+
+def encoded_keys(settings: Settings) -> str:
+    """The keys as ``CHKOBBA_STATE_KEYS`` writes them."""
+    return ",".join(base64.urlsafe_b64encode(key).decode().rstrip("=") for key in settings.state_keys)
+
+
+_installed: Settings | None = None
+
+
+def install(settings: Settings) -> Settings:
+    """Make ``settings`` this process's (and its forked workers'): gunicorn.conf.py, in the master."""
+    global _installed
+    _installed = settings
+    return settings
+
+
+def installed() -> Settings | None:
+    return _installed
+
+
+def current() -> Settings:
+    """The settings installed in this process (a gunicorn master's, inherited by its workers), or else
+    the environment's, read now."""
+    return _installed if _installed is not None else read()
+
+
+# ---- the README's table ------------------------------------------------------------------------------
+
+
+def table_rows(settings: Iterable[Setting] = SETTINGS) -> list[str]:
+    """The README's settings table, made from the declarations."""
+    rows = ["| variable | default | meaning |", "|---|---|---|"]
+    rows += [f"| `{s.name}` | {s.default} | {s.meaning} |" for s in settings]
+    return rows
+
+
+if __name__ == "__main__":  # python -m service.ops.settings: the table, for the README
+    sys.stdout.write("\n".join(table_rows()) + "\n")
