@@ -35,7 +35,11 @@ KEY_BYTES = 32  # AES-256: each of CHKOBBA_STATE_KEYS
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")  # gunicorn's, which takes any other as info
 ANY_ORIGIN = "*"
 # An origin as a browser sends it: scheme, host (a name, an IPv4 address or a bracketed IPv6 one), port.
-ORIGIN = re.compile(r"https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?")
+ORIGIN = re.compile(
+    r"(?P<scheme>https?)://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?",
+    re.IGNORECASE,  # browsers send both in lower case; flask-cors compares them without regard to case
+)
+DEFAULT_PORTS = {"http": 80, "https": 443}
 # What gunicorn binds to: HOST:PORT (an IPv6 host in brackets), unix:PATH or fd://N.
 BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})|unix:.+|fd://[0-9]+)")
 NO_KEYS_WARNING = (
@@ -146,6 +150,11 @@ def origins(name: str, value: str) -> tuple[str, ...]:
             raise SettingError(
                 f"{name}: {origin!r} is not an origin; write http(s)://host[:port], with no path or "
                 "trailing slash, origins separated by commas, or * alone for any origin"
+            )
+        if match["port"] and int(match["port"]) == DEFAULT_PORTS[match["scheme"].lower()]:
+            raise SettingError(
+                f"{name}: {origin!r} names its scheme's default port, which browsers leave out of the "
+                "Origin they send, so it would never match: write it without the port"
             )
     return found
 

@@ -147,7 +147,14 @@ WRONG = [
     ("CHKOBBA_STATE_KEYS", "not-a-key", "CHKOBBA_STATE_KEYS entry 0 is not base64url"),
     ("CHKOBBA_CORS_ORIGINS", "example.com", "CHKOBBA_CORS_ORIGINS: 'example.com' is not an origin"),
     ("CHKOBBA_CORS_ORIGINS", "*,http://a", "CHKOBBA_CORS_ORIGINS: * allows every origin"),
+    ("CHKOBBA_CORS_ORIGINS", "http://a.example:80", "CHKOBBA_CORS_ORIGINS: 'http://a.example:80' names its scheme's"),
+    ("CHKOBBA_CORS_ORIGINS", "https://a.example:443", "CHKOBBA_CORS_ORIGINS: 'https://a.example:443' names its"),
 ]
+
+
+def test_an_origin_may_be_written_in_capitals_and_with_a_port_other_than_its_schemes_default() -> None:
+    found = read({"CHKOBBA_CORS_ORIGINS": "HTTP://A.Example, https://b.example:8443, http://c.example:443"})
+    assert found.cors_origins == ("HTTP://A.Example", "https://b.example:8443", "http://c.example:443")
 
 
 @pytest.mark.parametrize(("name", "value", "says"), WRONG)
