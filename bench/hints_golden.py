@@ -35,17 +35,11 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from bench.hints import CONFIGS
 from service.rules import DECK, BadState, Phase, PlayMove, RoundState, Rules, advance, deal_round, legal_moves
 from service.strategy import Budget, Hints, Weights, suggest
 
-SETUPS: tuple[tuple[str, int], ...] = (
-    ("chkobba", 2),
-    ("chkobba", 4),
-    ("chkobba-crp", 2),
-    ("chkobba-crp", 3),
-    ("chkobba-crp", 4),
-    ("scopa", 2),
-)
+SETUPS = CONFIGS  # every profile and player count, as bench/hints.py plays them
 STILL = Budget(clock=lambda: 0.0)  # the step budgets alone decide
 OTHER_WEIGHTS = (
     Weights(pessimism=0.0, follow=0.0),
