@@ -88,7 +88,7 @@ def get_ruleset(profile: str) -> Response:
         "The legal captures of each card in a hand",
         "For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) "
         "and its options in lexicographic order of table positions, each capture's cards in table order. "
-        "With `last_play` no option sweeps (RULES.md §5). The lists can be long: on the largest table (36 cards, "
+        "With `last_play` no option sweeps (docs/rules.md §5). The lists can be long: on the largest table (36 cards, "
         "none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB "
         '(README, "What each operation costs at worst").',
         "adjudication",

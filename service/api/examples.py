@@ -16,7 +16,7 @@ def _codes(cards: Any) -> list[str]:
 
 CAPTURES: dict[str, Example] = {
     "sum-sweeps": {
-        "summary": "RULES.md §7 worked example: Q is worth 8 in chkobba, so QH takes 2D+6S and sweeps",
+        "summary": "docs/rules.md §7.5 worked example: Q is worth 8 in chkobba, so QH takes 2D+6S and sweeps",
         "body": {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]},
     },
     "match-first": {
@@ -72,7 +72,8 @@ def _counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamond
 
 SCORES: dict[str, Example] = {
     "worked-example-counts": {
-        "summary": "RULES.md §7 worked example from 001: 22 cards, 6 diamonds, 7D, 2 sevens, 3 sixes, one chkobba",
+        "summary": "docs/rules.md §7.5 worked example from 001: 22 cards, 6 diamonds, 7D, 2 sevens, 3 sixes, "
+        "one chkobba",
         "body": {
             "rules": "chkobba",
             "sides": [
@@ -100,7 +101,7 @@ SCORES: dict[str, Example] = {
 
 MATCH: dict[str, Example] = {
     "worked-example": {
-        "summary": "RULES.md §7: 17 + 5 = 22 reaches the target of 21",
+        "summary": "docs/rules.md §7.5: 17 + 5 = 22 reaches the target of 21",
         "body": {
             "rules": "chkobba",
             "scores": [17, 12],

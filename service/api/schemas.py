@@ -213,7 +213,7 @@ class RoundStateSchema(Checked):
     dealer = Seat(required=True)
     phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     turn = Seat(required=True, allow_none=True)
-    # Hand sizes are RULES.md §9 matters: the core answers them as bad-state, naming the hand.
+    # Hand sizes are docs/rules.md §9 matters: the core answers them as bad-state, naming the hand.
     hands = fields.List(Cards(), required=True, validate=validate.Length(min=2, max=4))
     table = Cards(required=True)
     stock = Cards(required=True)

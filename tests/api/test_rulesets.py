@@ -1,4 +1,4 @@
-"""listRulesets and getRuleset (CONTRACT.md; RULES.md §1, §2, §7, §8)."""
+"""listRulesets and getRuleset (openapi.yaml; docs/rules.md §1, §2, §7, §8)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_values_per_profile(client, profile):
 
 
 def test_figures_map_by_value_within_the_profile(client):
-    """RULES.md §1: in chkobba the cavallo is J (9) and the fante Q (8); elsewhere the other way round."""
+    """docs/rules.md §1: in chkobba the cavallo is J (9) and the fante Q (8); elsewhere the other way round."""
     rulesets = by_code(ok(client.get("/v1/rulesets"))["rulesets"], "id")
     chkobba = by_code(rulesets["chkobba"]["figures"], "rank")
     assert chkobba["J"]["names"]["it"] == "cavallo" and chkobba["Q"]["names"]["it"] == "fante"
@@ -79,7 +79,7 @@ def test_options_with_types_and_defaults(client):
 
 
 def test_categories_scored_and_local_names(client):
-    """RULES.md §7, with the bermila trap: sevens in chkobba, the seven of diamonds in chkobba-crp."""
+    """docs/rules.md §7, with the bermila trap: sevens in chkobba, the seven of diamonds in chkobba-crp."""
     rulesets = by_code(ok(client.get("/v1/rulesets"))["rulesets"], "id")
     codes = ["cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera"]
     for ruleset in rulesets.values():

@@ -153,7 +153,7 @@ export const STRINGS = {
     "reason_malformed-json": "the body is not JSON",
     "reason_body-too-large": "the record is too large",
     "reason_unsupported-media-type": "the body is not JSON",
-    footer: "Chkobba referee · the rules are those of RULES.md · no data leaves this service",
+    footer: "Chkobba referee · the rules are those of docs/rules.md · no data leaves this service",
   },
   fr: {
     pageTitle: "Console de l'arbitre · Chkobba referee",
@@ -303,7 +303,7 @@ export const STRINGS = {
     "reason_malformed-json": "le corps n'est pas du JSON",
     "reason_body-too-large": "le relevé est trop gros",
     "reason_unsupported-media-type": "le corps n'est pas du JSON",
-    footer: "Chkobba referee · les règles sont celles de RULES.md · aucune donnée ne quitte ce service",
+    footer: "Chkobba referee · les règles sont celles de docs/rules.md · aucune donnée ne quitte ce service",
   },
   ar: {
     pageTitle: "منصّة الحَكَم · Chkobba referee",
@@ -452,7 +452,7 @@ export const STRINGS = {
     "reason_malformed-json": "المحتوى ليس JSON",
     "reason_body-too-large": "السجلّ كبير جدًّا",
     "reason_unsupported-media-type": "المحتوى ليس JSON",
-    footer: "Chkobba referee · القواعد هي قواعد RULES.md · لا تغادر أي بيانات هذه الخدمة",
+    footer: "Chkobba referee · القواعد هي قواعد docs/rules.md · لا تغادر أي بيانات هذه الخدمة",
   },
 };
 
@@ -461,7 +461,7 @@ const SUIT_NAMES = {
   en: { D: "diamonds", H: "hearts", S: "spades", C: "clubs" },
   fr: { D: "carreau", H: "cœur", S: "pique", C: "trèfle" },
   // The Italian-derived names the project's Arabic sources use (denari, coppe, spade, bastoni),
-  // which RULES.md §1 maps to D H S C.
+  // which docs/rules.md §1 maps to D H S C.
   ar: { D: "ديناري", H: "كوبي", S: "سبادي", C: "باستوني" },
 };
 const RANK_NAMES = {

@@ -81,7 +81,7 @@ function cardContext(rs) {
 }
 
 function sidesOf(players) {
-  return players === 4 ? 2 : players; // partners sit opposite with four players (RULES.md §2)
+  return players === 4 ? 2 : players; // partners sit opposite with four players (docs/rules.md §2)
 }
 
 function seatLabel(seat, players) {

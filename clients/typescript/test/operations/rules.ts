@@ -14,7 +14,7 @@ operation("listRulesets", () => {
       PROFILES,
     );
     const chkobba = rulesets.find((r) => r.id === "chkobba")!;
-    assert.equal(chkobba.values.Q, 8); // RULES.md: Q is worth 8 in chkobba
+    assert.equal(chkobba.values.Q, 8); // docs/rules.md §1.4: Q is worth 8 in chkobba
     assert.equal(chkobba.values.J, 9);
     assert.equal(chkobba.default_target, 21);
     const codes = chkobba.categories.map((c) => c.code);
@@ -32,7 +32,7 @@ operation("getRuleset", () => {
     }
   });
 
-  test("chkobba-crp has the options of CONTRACT.md", async () => {
+  test("chkobba-crp has the options of docs/rules.md §0.5", async () => {
     const crp = await referee.client.getRuleset("chkobba-crp");
     const options = crp.options.map((o) => o.name).sort();
     assert.deepEqual(options, ["face_sums", "primiera", "target", "ties_to_last_capturer"]);
