@@ -126,3 +126,14 @@ def test_get_ruleset_is_the_listed_one(client, profile):
 def test_get_unknown_ruleset_is_a_404_problem(client, profile):
     body = problem(client.get(f"/v1/rulesets/{profile}"), 404, "unknown-profile")
     assert "chkobba" in body["detail"]
+
+
+@pytest.mark.parametrize(
+    ("path", "title"), [("/rules", "Rules: Chkobba"), ("/docs/seeded-shuffle", "The seeded shuffle")]
+)
+def test_the_documents_are_served_as_pages(client, path, title):
+    page = client.get(path)
+    assert page.status_code == 200 and page.content_type == "text/html; charset=utf-8"
+    assert f"<title>{title}" in page.get_data(as_text=True)
+    assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers["Cache-Control"] == "no-cache"

@@ -312,7 +312,8 @@ def test_a_reference_to_nothing_is_caught(line: str, expected: list[str]) -> Non
         "docs/rules.md §7.5, docs/seeded-shuffle.md, [the README](README.md#the-api), service/rules/round.py",
         "tests/vectors/*.json, artifacts/screenshots/<name>.png, /usr/bin/chromium, /tmp/x.json, service.rules",
         "https://example.com/a/b.md, [a page](https://example.org/x.md), `conftest.py`, tests/browser/",
-        "[the console](/referee), [a licence](/docs/swagger-ui/LICENSE), application/json, src/client.ts",
+        "[the rules](/rules), [a section](/rules#75-worked-example-001-section-06), application/json, src/client.ts",
+        "[the console](/referee), [licence](/docs/swagger-ui/LICENSE), [vectors](/docs/seeded-shuffle#test-vectors)",
         "service/api/schemas, [rules](docs/rules.md#04-profile-sheet-chkobba), `args.json`, web/referee.css",
     ],
 )

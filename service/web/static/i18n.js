@@ -14,6 +14,8 @@ export const STRINGS = {
     title: "Referee's console",
     skip: "Skip to the console",
     apiDocs: "API documentation",
+    rulesPage: "The rules",
+    pages: "Pages",
     language: "Language",
     intro:
       "Settle a dispute with the reference rules: check a whole round record move by move, or judge a single capture. Every verdict comes from the service's public API.",
@@ -160,6 +162,8 @@ export const STRINGS = {
     title: "Console de l'arbitre",
     skip: "Aller à la console",
     apiDocs: "Documentation de l'API",
+    rulesPage: "Les règles",
+    pages: "Pages",
     language: "Langue",
     intro:
       "Tranchez un litige avec les règles de référence : vérifiez le relevé d'une manche coup par coup, ou jugez une seule prise. Chaque verdict vient de l'API publique du service.",
@@ -310,6 +314,8 @@ export const STRINGS = {
     title: "منصّة الحَكَم",
     skip: "انتقل إلى المنصّة",
     apiDocs: "توثيق الواجهة البرمجية",
+    rulesPage: "القواعد",
+    pages: "الصفحات",
     language: "اللغة",
     intro:
       "افصل في النزاع بالقواعد المرجعية: راجع سجلّ جولة كاملة حركةً حركة، أو احكم على أخذة واحدة. كل حكم يأتي من الواجهة البرمجية العامة للخدمة.",
