@@ -42,7 +42,7 @@ bp = Blueprint("adjudication", __name__)
         "/v1/rulesets",
         "Every rules profile",
         "Each profile with its card values, figure names, options and defaults, targets, scoring categories with "
-        "their local names, and the source documents it follows.",
+        "their local names, the source documents it follows, and `rules_url`, its sheet on the rules page.",
         "rules",
         schemas.RulesetsResponse,
     ),
@@ -58,7 +58,9 @@ def list_rulesets() -> Response:
         "get",
         "/v1/rulesets/{profile}",
         "One rules profile",
-        "The profile named in the path; a 404 problem (`unknown-profile`) if there is none.",
+        "The profile named in the path; a 404 problem (`unknown-profile`) if there is none. Its `rules_url` is "
+        "the profile's sheet on this service's rules page (`/rules`, docs/rules.md), which the sheet's items "
+        "link to the rules they sum up.",
         "rules",
         schemas.RulesetOut,
         parameters=(

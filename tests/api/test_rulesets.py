@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .conftest import ok, problem
@@ -126,6 +128,32 @@ def test_get_ruleset_is_the_listed_one(client, profile):
 def test_get_unknown_ruleset_is_a_404_problem(client, profile):
     body = problem(client.get(f"/v1/rulesets/{profile}"), 404, "unknown-profile")
     assert "chkobba" in body["detail"]
+
+
+SHEETS = {
+    "chkobba": "04-profile-sheet-chkobba",
+    "chkobba-crp": "05-profile-sheet-chkobba-crp",
+    "scopa": "06-profile-sheet-scopa",
+}
+
+
+@pytest.mark.parametrize("profile", ["chkobba", "chkobba-crp", "scopa"])
+def test_a_ruleset_links_to_its_sheet_on_the_rules_page(client, profile):
+    """rules_url is the profile's sheet of docs/rules.md (§0.4 to §0.6) on the page that serves it."""
+    ruleset = ok(client.get(f"/v1/rulesets/{profile}"))
+    assert ruleset["rules_url"] == f"/rules#{SHEETS[profile]}"
+    path, anchor = ruleset["rules_url"].split("#")
+    page = client.get(path)
+    assert page.status_code == 200 and page.content_type == "text/html; charset=utf-8"
+    heading = re.search(rf'<h3 id="{anchor}">(.*?)</h3>', page.get_data(as_text=True))
+    assert heading is not None, f"/rules has no heading #{anchor}"
+    assert heading.group(1) == f"0.{4 + list(SHEETS).index(profile)} Profile sheet: <code>{profile}</code>"
+
+
+def test_every_profile_has_a_sheet(client):
+    assert [r["rules_url"] for r in ok(client.get("/v1/rulesets"))["rulesets"]] == [
+        f"/rules#{a}" for a in SHEETS.values()
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """/rules and /docs/seeded-shuffle in Chromium: the rules and the seeded shuffle, rendered from docs/rules.md and
 docs/seeded-shuffle.md in the referee console's style, under the pages' Content-Security-Policy, and reached
-from /docs and /referee.
+from /docs, /referee and a ruleset's rules_url.
 
 The open_page fixture fails a test on any console error, CSP violation, failed request or request to another
 origin, so every page opened here is also a check of the CSP.
@@ -95,6 +95,22 @@ def test_the_consoles_link_to_the_rules_speaks_its_language(open_page, lang: str
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     page.locator("header").get_by_role("link", name=text, exact=True).click()
     expect(page).to_have_url(re.compile(r"/rules$"))
+
+
+@pytest.mark.parametrize(
+    ("profile", "anchor"),
+    [("chkobba", "04-profile-sheet-chkobba"), ("chkobba-crp", "05-profile-sheet-chkobba-crp")],
+)
+def test_the_console_links_each_profile_to_its_sheet(open_page, service, profile: str, anchor: str) -> None:
+    status, ruleset = service.call("GET", f"/v1/rulesets/{profile}")
+    assert status == 200 and ruleset["rules_url"] == f"/rules#{anchor}"
+    page = open_page("/referee?lang=en")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.get_by_label("Profile").select_option(profile)
+    page.get_by_role("link", name="The rules of this profile").click()
+    expect(page).to_have_url(re.compile(f"/rules#{anchor}$"))
+    expect(page.locator(f'[id="{anchor}"]')).to_be_in_viewport()
+    expect(page.locator(f'[id="{anchor}"]')).to_contain_text(f"Profile sheet: {profile}")
 
 
 def follow_from_the_docs(open_page, name: str) -> Page:

@@ -142,12 +142,13 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
     probe_env = {**os.environ, "CHKOBBA_BIND": f"0.0.0.0:{server.port}"}
     probe = subprocess.run([sys.executable, *healthcheck[1:]], env=probe_env, capture_output=True, text=True)
     assert probe.returncode == 0, probe.stderr
-    status, headers, _ = server.get("/v1/rulesets/scopa")
+    status, headers, body = server.get("/v1/rulesets/scopa")
     assert status == 200 and headers["X-Request-ID"]
-    # The rules page, rendered from the copy of docs/rules.md, and the seeded shuffle's.
-    status, headers, page = server.get("/rules")
+    # The rules page, rendered from the copy of docs/rules.md, and the page its rulesets link to.
+    rules_url = json.loads(body)["rules_url"]
+    status, headers, page = server.get(rules_url.split("#")[0])
     assert status == 200 and headers["Content-Type"].startswith("text/html"), page[:300]
-    assert b'id="06-profile-sheet-scopa"' in page
+    assert f'id="{rules_url.split("#")[1]}"'.encode() in page
     status, _, page = server.get("/docs/seeded-shuffle")
     assert status == 200 and b"Fisher-Yates" in page
     assert list(home.iterdir()) == [], "gunicorn wrote under HOME (its control socket?)"

@@ -274,7 +274,7 @@ export interface paths {
         };
         /**
          * Every rules profile
-         * @description Each profile with its card values, figure names, options and defaults, targets, scoring categories with their local names, and the source documents it follows.
+         * @description Each profile with its card values, figure names, options and defaults, targets, scoring categories with their local names, the source documents it follows, and `rules_url`, its sheet on the rules page.
          */
         get: operations["listRulesets"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * One rules profile
-         * @description The profile named in the path; a 404 problem (`unknown-profile`) if there is none.
+         * @description The profile named in the path; a 404 problem (`unknown-profile`) if there is none. Its `rules_url` is the profile's sheet on this service's rules page (`/rules`, docs/rules.md), which the sheet's items link to the rules they sum up.
          */
         get: operations["getRuleset"];
         put?: never;
@@ -683,6 +683,12 @@ export interface components {
             id: components["schemas"]["ProfileId"];
             title: string;
             sources: string[];
+            /**
+             * Format: uri-reference
+             * @description The profile's sheet in the rules this service applies (docs/rules.md §0.4 to §0.6): a path of this service, to the /rules page.
+             * @example /rules#04-profile-sheet-chkobba
+             */
+            rules_url: string;
             players: number[];
             sides: number[];
             values: {

@@ -15,6 +15,7 @@ export const STRINGS = {
     skip: "Skip to the console",
     apiDocs: "API documentation",
     rulesPage: "The rules",
+    profileRules: "The rules of this profile",
     pages: "Pages",
     language: "Language",
     intro:
@@ -163,6 +164,7 @@ export const STRINGS = {
     skip: "Aller à la console",
     apiDocs: "Documentation de l'API",
     rulesPage: "Les règles",
+    profileRules: "Les règles de cette variante",
     pages: "Pages",
     language: "Langue",
     intro:
@@ -315,6 +317,7 @@ export const STRINGS = {
     skip: "انتقل إلى المنصّة",
     apiDocs: "توثيق الواجهة البرمجية",
     rulesPage: "القواعد",
+    profileRules: "قواعد هذا النوع",
     pages: "الصفحات",
     language: "اللغة",
     intro:

@@ -188,6 +188,8 @@ function renderOptions(reset = true) {
   const profile = currentProfile();
   if (!profile) return;
   $("profile-title").textContent = profileTitle(profile);
+  // The profile's sheet on the rules page: rules_url is a path of this service, taken relative to the page.
+  if (profile.rules_url) $("profile-rules").href = new URL(profile.rules_url.replace(/^\//, ""), document.baseURI).href;
   const holder = $("options-fields");
   const previous = {};
   if (!reset) {

@@ -38,6 +38,21 @@ operation("getRuleset", () => {
     assert.deepEqual(options, ["face_sums", "primiera", "target", "ties_to_last_capturer"]);
   });
 
+  test("links each profile to its sheet on the rules page, which the service serves", async () => {
+    const sheets: Record<string, string> = {
+      chkobba: "04-profile-sheet-chkobba",
+      "chkobba-crp": "05-profile-sheet-chkobba-crp",
+      scopa: "06-profile-sheet-scopa",
+    };
+    for (const profile of PROFILES) {
+      const { rules_url } = await referee.client.getRuleset(profile);
+      assert.equal(rules_url, `/rules#${sheets[profile]}`);
+      const page = await fetch(new URL(rules_url, referee.url));
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), new RegExp(`<h3 id="${sheets[profile]}">`));
+    }
+  });
+
   test("an unknown profile is a 404 problem, unknown-profile", async () => {
     const problem = await expectProblem(referee.client.getRuleset("belote"), 404, "unknown-profile");
     assert.match(problem.problem.detail, /belote/);
