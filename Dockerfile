@@ -21,7 +21,7 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
     && python -m pip --python /opt/venv/bin/python install --no-cache-dir --only-binary=:all: \
         -c constraints.txt -r requirements.txt
 
-# ---- runtime: the venv, the service's code and contract, and gunicorn's settings ----
+# ---- runtime: the venv, the service's code, contract and documents, and gunicorn's settings ----
 FROM ${PYTHON_IMAGE} AS runtime
 RUN groupadd --system --gid 10001 chkobba \
     && useradd --system --uid 10001 --gid chkobba --no-create-home --home-dir /nonexistent \
@@ -31,6 +31,8 @@ WORKDIR /app
 COPY gunicorn.conf.py ./
 # The service's code, its contract (service/api/openapi.*) and its pages.
 COPY service ./service
+# The documents the service renders as pages (/rules, /docs/seeded-shuffle), read from /app/docs.
+COPY docs/rules.md docs/seeded-shuffle.md ./docs/
 # Byte-compiled now, since the root file system is read-only at run time.
 RUN /opt/venv/bin/python -m compileall -q /app/service
 

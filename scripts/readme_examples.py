@@ -107,7 +107,7 @@ def render() -> str:
         ("applyMove (illegal)", "A sum while a single 7 lies on the table: a 422 problem with the legal options.",
          "/v1/moves", {"rules": "chkobba", "table": ["7S", "4C", "3D"], "hand": ["7H"],
                        "play": {"card": "7H", "capture": ["4C", "3D"]}}, True),
-        ("scoreRound", "The worked example of RULES.md §7, from counts, with a wrong claim.", "/v1/scores",
+        ("scoreRound", "The worked example of docs/rules.md §7.5, from counts, with a wrong claim.", "/v1/scores",
          {"rules": "chkobba", "sides": [
              {"counts": {"cards": 22, "diamonds": 6, "sevens": 2, "sixes": 3, "seven_of_diamonds": True}, "sweeps": 1},
              {"counts": {"cards": 18, "diamonds": 4, "sevens": 2, "sixes": 1, "seven_of_diamonds": False},

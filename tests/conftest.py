@@ -1,4 +1,4 @@
-"""Hypothesis profiles: the default run is deterministic and bounded (STYLE.md, Tests)."""
+"""Hypothesis profiles: the default run is deterministic and bounded (a failure replays; a run's time is known)."""
 
 import os
 from collections.abc import Iterator

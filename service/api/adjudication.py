@@ -42,7 +42,7 @@ bp = Blueprint("adjudication", __name__)
         "/v1/rulesets",
         "Every rules profile",
         "Each profile with its card values, figure names, options and defaults, targets, scoring categories with "
-        "their local names, and the source documents it follows.",
+        "their local names, the source documents it follows, and `rules_url`, its sheet on the rules page.",
         "rules",
         schemas.RulesetsResponse,
     ),
@@ -58,7 +58,9 @@ def list_rulesets() -> Response:
         "get",
         "/v1/rulesets/{profile}",
         "One rules profile",
-        "The profile named in the path; a 404 problem (`unknown-profile`) if there is none.",
+        "The profile named in the path; a 404 problem (`unknown-profile`) if there is none. Its `rules_url` is "
+        "the profile's sheet on this service's rules page (`/rules`, docs/rules.md), which the sheet's items "
+        "link to the rules they sum up.",
         "rules",
         schemas.RulesetOut,
         parameters=(
@@ -88,7 +90,7 @@ def get_ruleset(profile: str) -> Response:
         "The legal captures of each card in a hand",
         "For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) "
         "and its options in lexicographic order of table positions, each capture's cards in table order. "
-        "With `last_play` no option sweeps (RULES.md §5). The lists can be long: on the largest table (36 cards, "
+        "With `last_play` no option sweeps (docs/rules.md §5). The lists can be long: on the largest table (36 cards, "
         "none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB "
         '(README, "What each operation costs at worst").',
         "adjudication",

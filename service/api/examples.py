@@ -22,7 +22,7 @@ def _codes(cards: Any) -> list[str]:
 def captures() -> dict[str, Example]:
     return {
         "sum-sweeps": {
-            "summary": "RULES.md §7 worked example: Q is worth 8 in chkobba, so QH takes 2D+6S and sweeps",
+            "summary": "docs/rules.md §7.5 worked example: Q is worth 8 in chkobba, so QH takes 2D+6S and sweeps",
             "body": {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH", "JC", "3H"]},
         },
         "match-first": {
@@ -83,7 +83,8 @@ def _counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamond
 def scores() -> dict[str, Example]:
     return {
         "worked-example-counts": {
-            "summary": "RULES.md §7 worked example from 001: 22 cards, 6 diamonds, 7D, 2 sevens, 3 sixes, one chkobba",
+            "summary": "docs/rules.md §7.5 worked example from 001: 22 cards, 6 diamonds, 7D, 2 sevens, 3 sixes, "
+            "one chkobba",
             "body": {
                 "rules": "chkobba",
                 "sides": [
@@ -114,7 +115,7 @@ def scores() -> dict[str, Example]:
 def match() -> dict[str, Example]:
     return {
         "worked-example": {
-            "summary": "RULES.md §7: 17 + 5 = 22 reaches the target of 21",
+            "summary": "docs/rules.md §7.5: 17 + 5 = 22 reaches the target of 21",
             "body": {
                 "rules": "chkobba",
                 "scores": [17, 12],

@@ -44,12 +44,23 @@ def _refused_json(verdict: MoveVerdict) -> dict[str, Any]:
     return data
 
 
+# The page of the rules (docs/rules.md, served at /rules), and each profile's sheet there (§0.4 to §0.6), by
+# the anchor the page gives its heading (tests/api/test_rulesets.py checks that the page has each one).
+RULES_PAGE = "/rules"
+PROFILE_SHEETS = {
+    "chkobba": "04-profile-sheet-chkobba",
+    "chkobba-crp": "05-profile-sheet-chkobba-crp",
+    "scopa": "06-profile-sheet-scopa",
+}
+
+
 def ruleset_json(profile: Profile) -> dict[str, Any]:
     scored = profile.scored
     return {
         "id": profile.id,
         "title": profile.title,
         "sources": list(profile.sources),
+        "rules_url": f"{RULES_PAGE}#{PROFILE_SHEETS[profile.id]}",
         "players": list(profile.players),
         "sides": list(profile.side_counts()),
         "values": {rank.value: value for rank, value in profile.values.items()},

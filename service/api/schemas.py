@@ -213,7 +213,7 @@ class RoundStateSchema(Checked):
     dealer = Seat(required=True)
     phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     turn = Seat(required=True, allow_none=True)
-    # Hand sizes are RULES.md §9 matters: the core answers them as bad-state, naming the hand.
+    # Hand sizes are docs/rules.md §9 matters: the core answers them as bad-state, naming the hand.
     hands = fields.List(Cards(), required=True, validate=validate.Length(min=2, max=4))
     table = Cards(required=True)
     stock = Cards(required=True)
@@ -468,6 +468,15 @@ class RulesetOut(Schema):
     id = fields.String(required=True, validate=validate.OneOf(list(PROFILES)))
     title = fields.String(required=True)
     sources = fields.List(fields.String(), required=True)
+    rules_url = fields.String(
+        required=True,
+        metadata={
+            "format": "uri-reference",
+            "description": "The profile's sheet in the rules this service applies (docs/rules.md §0.4 to §0.6): "
+            "a path of this service, to the /rules page.",
+            "example": "/rules#04-profile-sheet-chkobba",
+        },
+    )
     players = fields.List(fields.Integer(), required=True)
     sides = fields.List(fields.Integer(), required=True)
     values = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)

@@ -38,7 +38,10 @@ carries everything needed to answer it.
   `code`; validation problems add `errors`, a map from field path to messages; illegal moves add
   `options` (the played card's legal captures) and `legal` (what each hand card may do).
 * Request bodies over 64 KiB are refused with 413.
-* The portable seeded shuffle and its test vectors: `docs/seeded-shuffle.md`.
+* The rules it applies: [the rules page](rules) (`/rules`; docs/rules.md in the repository). Each
+  profile's sheet there is its ruleset's `rules_url`.
+* The portable seeded shuffle and its test vectors: [the seeded shuffle](docs/seeded-shuffle)
+  (`/docs/seeded-shuffle`; docs/seeded-shuffle.md in the repository).
 """
 
 STANDARD_PROBLEMS = {

@@ -1,4 +1,4 @@
-"""The rules of Chkobba and its Scopa-family relatives, as a pure library (RULES.md, CONTRACT.md).
+"""The rules of Chkobba and its Scopa-family relatives, as a pure library (docs/rules.md, openapi.yaml).
 
 This package imports only the standard library: no web framework, no metrics, no logging set-up, no
 environment reads. A referee can use it with no server at all; the HTTP layer only calls it.
@@ -23,7 +23,7 @@ Rounds
     ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``advance(state, move)``
     (the same for a state already validated, by ``from_json`` say, or built by the core), ``parse_move(json)``,
     ``legal_moves(state)``, ``round_breakdown(state)``, ``RoundState.to_json()`` and
-    ``RoundState.from_json(data)`` (validates against RULES.md §9). ``is_last_play(stock_size,
+    ``RoundState.from_json(data)`` (validates against docs/rules.md §9). ``is_last_play(stock_size,
     cards_in_hands)`` is the one definition of the round's last play (it never sweeps; the last
     capturer then takes the table). ``RoundInPlay(state)`` is the engine itself, a round changed in
     place: ``move(move)``, ``legal_captures()``, ``copy()`` (for a search) and ``state()``.

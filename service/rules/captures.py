@@ -1,4 +1,4 @@
-"""Legal captures (RULES.md §4, §5): the one place that decides what a played card may take.
+"""Legal captures (docs/rules.md §4, §5): the one place that decides what a played card may take.
 
 An option is the tuple of table cards it takes, in table order. Options come in lexicographic order
 of their table positions. Sums are built by dynamic programming over the table from its end:

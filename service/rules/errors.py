@@ -53,7 +53,7 @@ class NotInProfile(InvalidInput):
 
 
 class BadState(RulesError):
-    """A round state that breaks RULES.md §9 or cannot arise under its profile."""
+    """A round state that breaks docs/rules.md §9 or cannot arise under its profile."""
 
     code = "bad-state"
 

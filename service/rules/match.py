@@ -1,4 +1,4 @@
-"""Match decisions after a round (RULES.md §8), and a verdict on a claimed decision."""
+"""Match decisions after a round (docs/rules.md §8), and a verdict on a claimed decision."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .errors import InvalidScores, MatchAlreadyOver
 from .profiles import MAX_TARGET, Rules, RulesLike
 from .scoring import most_points
 
-# Before a round, no score is at the target unless the leaders tied there (RULES.md §8): ten times the
+# Before a round, no score is at the target unless the leaders tied there (docs/rules.md §8): ten times the
 # highest target leaves room for any run of tiebreak rounds a table will play.
 MAX_SCORE: Final = 10 * MAX_TARGET
 

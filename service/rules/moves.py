@@ -1,4 +1,4 @@
-"""Applying one play to a table and a hand (RULES.md §4, §5), checked against ``captures_of``."""
+"""Applying one play to a table and a hand (docs/rules.md §4, §5), checked against ``captures_of``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule profiles as data (RULES.md §1-§8), and ``Rules``: a profile with its options resolved.
+"""Rule profiles as data (docs/rules.md §1-§8), and ``Rules``: a profile with its options resolved.
 
 Rule code asks the profile; it never tests which profile it is.
 """
@@ -24,7 +24,7 @@ class SumPolicy(enum.Enum):
 CATEGORIES: Final = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera")
 
 
-# A house may agree on any target (RULES.md §8); the service takes up to this one, already a match
+# A house may agree on any target (docs/rules.md §8); the service takes up to this one, already a match
 # of a hundred rounds or more.
 MAX_TARGET: Final = 1000
 
@@ -121,7 +121,7 @@ def _names(**names: str) -> Mapping[str, str]:
 CHKOBBA: Final = Profile(
     id="chkobba",
     title="Tunisian Chkobba (the default profile)",
-    sources=("seeds/000 (Arabic)", "seeds/001 (French)"),
+    sources=("000 (Arabic)", "001 (French)"),
     values=_values(jack=9, queen=8),
     players=(2, 4),
     sum_policy=SumPolicy.ANY,
@@ -132,7 +132,9 @@ CHKOBBA: Final = Profile(
     sevens_tiebreak_by_sixes=True,
     default_target=21,
     named_targets=(11, 21, 31),
-    options=MappingProxyType({"target": _target_option(21, (11, 21, 31), "Points that end the match (RULES.md §8).")}),
+    options=MappingProxyType(
+        {"target": _target_option(21, (11, 21, 31), "Points that end the match (docs/rules.md §8).")}
+    ),
     category_names=MappingProxyType(
         {
             "cards": _names(ar="الكارطة", fr="cartes", translit="karta"),
@@ -160,7 +162,7 @@ CHKOBBA: Final = Profile(
 CHKOBBA_CRP: Final = Profile(
     id="chkobba-crp",
     title="Chkobba as the CardRulesPlus-style summary plays it",
-    sources=("seeds/004 (Portuguese)",),
+    sources=("004 (Portuguese)",),
     values=_values(jack=8, queen=9),
     players=(2, 3, 4),
     sum_policy=SumPolicy.ANY,
@@ -173,7 +175,7 @@ CHKOBBA_CRP: Final = Profile(
     named_targets=(11, 16, 21),
     options=MappingProxyType(
         {
-            "target": _target_option(11, (11, 16, 21), "Points that end the match (RULES.md §8)."),
+            "target": _target_option(11, (11, 16, 21), "Points that end the match (docs/rules.md §8)."),
             "face_sums": _bool_option("face_sums", "J, Q and K may capture sums, not only by match (004)."),
             "ties_to_last_capturer": _bool_option(
                 "ties_to_last_capturer",
@@ -209,7 +211,7 @@ CHKOBBA_CRP: Final = Profile(
 SCOPA: Final = Profile(
     id="scopa",
     title="Scopa as source 002 plays it: two players, one round",
-    sources=("seeds/002 (Arabic)",),
+    sources=("002 (Arabic)",),
     values=_values(jack=8, queen=9),
     players=(2,),
     sum_policy=SumPolicy.MOST_CARDS,

@@ -1,4 +1,4 @@
-"""A round as a state machine (RULES.md §2-§6): the deal, the cut ritual, plays and the end.
+"""A round as a state machine (docs/rules.md §2-§6): the deal, the cut ritual, plays and the end.
 
 Every function returns a new ``RoundState``; nothing is mutated.
 """
@@ -214,13 +214,13 @@ def _lay_out(
 
 
 def is_last_play(stock_size: int, cards_in_hands: int) -> bool:
-    """Whether the next play is the last of the round (RULES.md §5, §6: it never sweeps, and the last
+    """Whether the next play is the last of the round (docs/rules.md §5, §6: it never sweeps, and the last
     capturer then takes the table): the stock is empty and one card is left in all the hands."""
     return not stock_size and cards_in_hands == 1
 
 
 def play(state: RoundState, move: Move) -> tuple[RoundState, Event]:
-    """Validate ``state`` (RULES.md §9), then apply ``move``. Raises a ``MoveError`` when illegal."""
+    """Validate ``state`` (docs/rules.md §9), then apply ``move``. Raises a ``MoveError`` when illegal."""
     validate(state)
     return advance(state, move)
 
@@ -334,7 +334,7 @@ class RoundInPlay:
         dealt = False
         collected: tuple[Card, ...] = ()
         if last_play:
-            # Somebody always captures in a round (RULES.md §6): four cards of each value force a match.
+            # Somebody always captures in a round (docs/rules.md §6): four cards of each value force a match.
             assert self.last_capturer is not None
             collected, self.table = self.table, ()
             self.piles[self.last_capturer] += collected

@@ -1,4 +1,4 @@
-"""Round scoring (RULES.md §7): per-side tallies, the breakdown, and a verdict on a claimed one."""
+"""Round scoring (docs/rules.md §7): per-side tallies, the breakdown, and a verdict on a claimed one."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ MAX_SWEEPS = TOTALS["cards"] // 2  # a sweep takes the played card and at least 
 COUNT_FIELDS = ("cards", "diamonds", "sevens", "sixes", "sweeps")  # none may be negative
 _totalled = attrgetter(*TOTALS)
 _counts = attrgetter(*COUNT_FIELDS)
-# Italian primiera values (004 gives only the order, "mirroring Italian Scopa"; RULES.md §7).
+# Italian primiera values (004 gives only the order, "mirroring Italian Scopa"; docs/rules.md §7).
 PRIMIERA_POINTS = {
     Rank.SEVEN: 21, Rank.SIX: 18, Rank.ACE: 16, Rank.FIVE: 15, Rank.FOUR: 14,
     Rank.THREE: 13, Rank.TWO: 12, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10,

@@ -1,4 +1,4 @@
-"""What one seat may know of a round (RULES.md §2-§6): its own hand, everything played in the open,
+"""What one seat may know of a round (docs/rules.md §2-§6): its own hand, everything played in the open,
 and the sizes of what is hidden. Never another hand (a partner's included), the order of the stock,
 or a cut card that another seat drew."""
 

@@ -1,4 +1,4 @@
-"""The portable seeded shuffle of CONTRACT.md, so that any language deals the same deck from a seed.
+"""The portable seeded shuffle of docs/seeded-shuffle.md, so that any language deals the same deck from a seed.
 
 Start from the canonical order (suits D H S C, each A..K), then Fisher-Yates from i = 39 down to 1:
 with n = i + 1, draw x, an unsigned 64-bit integer, drawing again while x >= 2^64 - (2^64 mod n);

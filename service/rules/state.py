@@ -1,4 +1,4 @@
-"""The round state (CONTRACT.md), its JSON form, and its validation against RULES.md §9.
+"""The round state (openapi.yaml 'RoundState'), its JSON form, and its validation against docs/rules.md §9.
 
 A state is checked completely before any use; a bad state raises ``BadState`` naming what is wrong,
 and nothing is ever repaired.
@@ -59,7 +59,7 @@ class RoundState:
     @property
     def next_dealer(self) -> int | None:
         """Who deals the next round once this one is over: the deal passes to the dealer's right
-        (RULES.md §2), after a tiebreak or drawn round too. A redeal keeps the same dealer."""
+        (docs/rules.md §2), after a tiebreak or drawn round too. A redeal keeps the same dealer."""
         if self.phase is _OVER:
             return self.leader
         return self.dealer if self.phase is _REDEAL else None
@@ -188,7 +188,7 @@ def playing_order_of(leader: int, players: int) -> tuple[int, ...]:
 
 
 def validate(state: RoundState) -> None:
-    """Raise ``BadState`` unless ``state`` obeys RULES.md §9 and can arise under its profile."""
+    """Raise ``BadState`` unless ``state`` obeys docs/rules.md §9 and can arise under its profile."""
     profile = state.rules.profile
     n = state.players
     if n not in profile.players:

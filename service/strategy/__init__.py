@@ -37,7 +37,7 @@ sides) that the strategy expects after it (README, "Move hints", gives every ter
    worth (000 "think about what you leave"); keep a seven in hand while 7D is unseen (004).
 5. **The endgame.** With two players and an empty stock every unseen card is in the other hand, so
    the rest of the round is searched exactly (minimax, the table going to the last capturer,
-   RULES.md §6) and the score is the exact final margin.
+   docs/rules.md §6) and the score is the exact final margin.
 
 Every call has a bounded cost (README, "Move hints"), whatever the state: a ``Budget`` of counted
 steps for the endgame search and for the reply terms, each falling back to the cheaper terms when

@@ -3,7 +3,7 @@ and the rest of the round is searched (minimax on the final margin). At most thr
 hundred positions.
 
 The core plays every move (``RoundInPlay``, forked with ``copy`` at each position: the last play
-never sweeps, and the last capturer takes the table, RULES.md §5, §6) and scores the finished round
+never sweeps, and the last capturer takes the table, docs/rules.md §5, §6) and scores the finished round
 (``round_breakdown``); the search only chooses.
 """
 

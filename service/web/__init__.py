@@ -1,8 +1,11 @@
-"""Pages for people: the interactive API documentation (/docs) and the referee's console (/referee).
+"""Pages for people: the interactive API documentation (/docs), the referee's console (/referee), and
+the documents of docs/ that a person needs beside them: the rules (/rules, docs/rules.md) and the
+seeded shuffle (/docs/seeded-shuffle, docs/seeded-shuffle.md).
 
-Both are static pages whose scripts call the public API from the browser, exactly as any client
-does: nothing here decides a rule, and neither page is an API operation, so neither is in
-``openapi.yaml`` (metrics and the access log name them by endpoint: ``web.referee``, ...).
+The first two are static pages whose scripts call the public API from the browser, exactly as any
+client does: nothing here decides a rule. The documents are rendered from their Markdown, with no
+script at all (``documents.py``). No page is an API operation, so none is in ``openapi.yaml``
+(metrics and the access log name them by endpoint: ``web.referee``, ``web.rules``, ...).
 
 Every asset comes from the service itself. Swagger UI's are the ones the ``flask-swagger-ui`` wheel
 ships (Swagger UI 5, which reads OpenAPI 3.1; Apache-2.0, its LICENSE served beside them), pinned in
@@ -21,10 +24,13 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, send_from_directory
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_from_directory, url_for
+from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
 
-bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web")
+from . import documents
+
+bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web", template_folder="pages")
 
 PAGES = Path(__file__).resolve().parent / "pages"
 
@@ -111,6 +117,66 @@ def swagger_ui(name: str) -> Response:
 @bp.get("/referee")
 def referee() -> Response:
     return _page("referee.html")
+
+
+@bp.get("/rules")
+def rules() -> Response:
+    return _document("rules")
+
+
+@bp.get("/docs/seeded-shuffle")
+def seeded_shuffle() -> Response:
+    return _document("seeded-shuffle")
+
+
+# The documents' paths in the repository, as a relative link or a reader may give them: to their pages.
+@bp.get("/docs/rules.md")
+def rules_file() -> Response:
+    return redirect(url_for("web.rules"), code=301)  # type: ignore[return-value]
+
+
+@bp.get("/docs/seeded-shuffle.md")
+def seeded_shuffle_file() -> Response:
+    return redirect(url_for("web.seeded_shuffle"), code=301)  # type: ignore[return-value]
+
+
+# The pages' navigation: (href from the root, text).
+NAVIGATION = (
+    ("referee", "Referee's console"),
+    ("docs", "API documentation"),
+    ("rules", "Rules"),
+    ("docs/seeded-shuffle", "Seeded shuffle"),
+)
+
+
+def _document(name: str) -> Response:
+    page = documents.PAGES[name]
+    try:
+        rendered = documents.rendered(name)
+    except FileNotFoundError:
+        current_app.logger.error("%s is missing: %s cannot be served", documents.DOCS / page.file, page.path)
+        abort(404)
+    here = page.path.removeprefix("/")
+    contents: list[dict[str, Any]] = []
+    for heading in rendered.headings:
+        entry = {"anchor": heading.anchor, "html": Markup(heading.html), "children": []}
+        if heading.level == 2 or not contents:
+            contents.append(entry)
+        else:
+            contents[-1]["children"].append(entry)
+    html = render_template(
+        "document.html",
+        name=name,
+        file=page.file,
+        title=rendered.title,
+        root="../" * here.count("/"),
+        links=[{"href": href, "text": text, "current": href == here} for href, text in NAVIGATION],
+        contents=contents,
+        body=Markup(rendered.body),
+    )
+    response = Response(html, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def _page(name: str) -> Response:

@@ -1,6 +1,6 @@
 """Fixtures and helpers for the HTTP API tests: the app in-process, through Flask's test client.
 
-Expected bodies in these tests are derived by hand from RULES.md and CONTRACT.md, never computed
+Expected bodies in these tests are derived by hand from docs/rules.md and openapi.yaml, never computed
 with the rules core, so the tests check the service rather than restate it.
 """
 
@@ -18,7 +18,7 @@ from service.app import create_app
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
 
-# The canonical order of CONTRACT.md: suits D H S C, each A 2 3 4 5 6 7 J Q K.
+# The canonical order (docs/rules.md §1.2): suits D H S C, each A 2 3 4 5 6 7 J Q K.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 SUITS = ("D", "H", "S", "C")
 CANONICAL = [rank + suit for suit in SUITS for rank in RANKS]
@@ -54,7 +54,7 @@ def ok(response: Any) -> Any:
 
 
 def problem(response: Any, status: int, code: str) -> dict[str, Any]:
-    """Assert an RFC 9457 problem with the stable fields of CONTRACT.md and the ``code`` named; return
+    """Assert an RFC 9457 problem with the stable fields of openapi.yaml 'Problem' and the ``code`` named; return
     its body. (The code is required: a refusal for another reason must fail the test.)"""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == PROBLEM_MEDIA_TYPE, response.headers.get("Content-Type")

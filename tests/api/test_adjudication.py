@@ -1,4 +1,4 @@
-"""legalCaptures, applyMove, scoreRound and decideMatch, with bodies worked out by hand from RULES.md."""
+"""legalCaptures, applyMove, scoreRound and decideMatch, with bodies worked out by hand from docs/rules.md."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def move(client, rules, table, hand, play, **extra):
 
 
 def test_worked_example_queen_takes_two_and_six_and_sweeps(client):
-    """RULES.md §7 worked example (001, section 06): Q is 8 in chkobba, 2+6=8; J (9) cannot."""
+    """docs/rules.md §7.5 worked example (001, section 06): Q is 8 in chkobba, 2+6=8; J (9) cannot."""
     body = captures(client, "chkobba", ["2D", "6S"], ["QH", "JC", "3H"])
     assert body == {
         "moves": [
@@ -333,7 +333,7 @@ def decide(client, rules, before, points, **extra):
 
 
 def test_decide_worked_example_wins(client):
-    """RULES.md §7: 17 + 5 = 22 reaches 21."""
+    """docs/rules.md §7.5: 17 + 5 = 22 reaches 21."""
     body = ok(decide(client, "chkobba", [17, 12], [5, 1], claimed={"outcome": "won", "winner": 0}))
     assert body == {
         "scores": [22, 13],

@@ -1,4 +1,4 @@
-"""No request, however malformed, gets a 5xx or a body without a problem code (CONTRACT.md, Errors).
+"""No request, however malformed, gets a 5xx or a body without a problem code (README.md, 'Errors').
 
 Bounded and deterministic: the hypothesis profile of tests/conftest.py derandomizes every run.
 """

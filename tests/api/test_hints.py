@@ -1,7 +1,7 @@
 """suggestMoves (POST /v1/hints): every legal move of the seat to move, ranked, for a plain or sealed state
 (README, "Move hints").
 
-Expected moves are derived here from RULES.md (matches first, then sums) for hand-built tables; whole
+Expected moves are derived here from docs/rules.md (matches first, then sums) for hand-built tables; whole
 rounds are played through playRound by following the hints, so every hint is checked by the service's
 own referee.
 """
@@ -80,7 +80,7 @@ def test_every_capture_option_is_a_move_and_the_seven_of_diamonds_comes_first(cl
     body = ok(hints(client, state=state))
     check_shape(body)
     moves = [(entry["move"]["card"], sorted(entry["move"]["capture"])) for entry in body["moves"]]
-    # In chkobba Q is 8 and K 10 (RULES.md §1). 7H must take one 7, 7C or 7D (§4.1); QH takes 7C+AS or
+    # In chkobba Q is 8 and K 10 (docs/rules.md §1). 7H must take one 7, 7C or 7D (§4.1); QH takes 7C+AS or
     # 7D+AS (§4.2); no set of 7, 7, 1, 5 adds up to 10, so KS is laid (§4.4).
     assert sorted(moves) == sorted(
         [("7H", ["7C"]), ("7H", ["7D"]), ("QH", ["7C", "AS"]), ("QH", ["7D", "AS"]), ("KS", [])]

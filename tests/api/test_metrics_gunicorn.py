@@ -37,7 +37,7 @@ DECK = deck_starting("QH", "5S", "4H", "7C", "AC", "2H", "AD", "2D", "3C", "2S")
 
 
 def state_after_deal() -> dict:
-    """The state dealt from DECK (dealer 0, cut keep), written out by hand (RULES.md §3)."""
+    """The state dealt from DECK (dealer 0, cut keep), written out by hand (docs/rules.md §3)."""
     return {
         "rules": "chkobba",
         "players": 2,

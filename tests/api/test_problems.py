@@ -1,4 +1,4 @@
-"""Every answer that is not a success is an RFC 9457 problem with a stable code (CONTRACT.md, Errors)."""
+"""Every answer that is not a success is an RFC 9457 problem with a stable code (README.md, 'Errors')."""
 
 from __future__ import annotations
 
@@ -484,7 +484,8 @@ def test_bad_state_duplicate_between_a_hand_and_the_stock(client, fresh_state):
 
 
 def test_bad_state_hand_of_four(client, fresh_state):
-    """RULES.md §9: hands hold 0-3 cards; a state breaking it is a bad state (CONTRACT.md: checked first)."""
+    """docs/rules.md §9: hands hold 0-3 cards; a state breaking it is a bad state (openapi.yaml 'playRound':
+    checked first)."""
     state = tampered(fresh_state, lambda s: s["hands"][1].append(s["stock"].pop(0)))
     found = problem(client.post("/v1/rounds/play", json={"state": state, "move": {"card": "QH"}}), 422, "bad-state")
     assert "state.hands.1" in found["errors"], found["errors"]

@@ -1,4 +1,4 @@
-"""dealRound, playRound and replayRound (CONTRACT.md; RULES.md §2-§7, §9)."""
+"""dealRound, playRound and replayRound (openapi.yaml; docs/rules.md §2-§7, §9)."""
 
 from __future__ import annotations
 
@@ -371,7 +371,7 @@ def test_play_checks_the_state_once(client, monkeypatch, sealed):
 
 
 def expected_breakdown(profile: str, piles: list[list[str]], sweeps: list[int]) -> list[dict[str, int]]:
-    """RULES.md §7 for default options, written here independently of the service."""
+    """docs/rules.md §7 for default options, written here independently of the service."""
 
     def most(values: list[int]) -> int | None:
         top = max(values)

@@ -1,6 +1,8 @@
-"""listRulesets and getRuleset (CONTRACT.md; RULES.md §1, §2, §7, §8)."""
+"""listRulesets and getRuleset (openapi.yaml; docs/rules.md §1, §2, §7, §8)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -33,7 +35,7 @@ def test_values_per_profile(client, profile):
 
 
 def test_figures_map_by_value_within_the_profile(client):
-    """RULES.md §1: in chkobba the cavallo is J (9) and the fante Q (8); elsewhere the other way round."""
+    """docs/rules.md §1: in chkobba the cavallo is J (9) and the fante Q (8); elsewhere the other way round."""
     rulesets = by_code(ok(client.get("/v1/rulesets"))["rulesets"], "id")
     chkobba = by_code(rulesets["chkobba"]["figures"], "rank")
     assert chkobba["J"]["names"]["it"] == "cavallo" and chkobba["Q"]["names"]["it"] == "fante"
@@ -79,7 +81,7 @@ def test_options_with_types_and_defaults(client):
 
 
 def test_categories_scored_and_local_names(client):
-    """RULES.md §7, with the bermila trap: sevens in chkobba, the seven of diamonds in chkobba-crp."""
+    """docs/rules.md §7, with the bermila trap: sevens in chkobba, the seven of diamonds in chkobba-crp."""
     rulesets = by_code(ok(client.get("/v1/rulesets"))["rulesets"], "id")
     codes = ["cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera"]
     for ruleset in rulesets.values():
@@ -126,3 +128,40 @@ def test_get_ruleset_is_the_listed_one(client, profile):
 def test_get_unknown_ruleset_is_a_404_problem(client, profile):
     body = problem(client.get(f"/v1/rulesets/{profile}"), 404, "unknown-profile")
     assert "chkobba" in body["detail"]
+
+
+SHEETS = {
+    "chkobba": "04-profile-sheet-chkobba",
+    "chkobba-crp": "05-profile-sheet-chkobba-crp",
+    "scopa": "06-profile-sheet-scopa",
+}
+
+
+@pytest.mark.parametrize("profile", ["chkobba", "chkobba-crp", "scopa"])
+def test_a_ruleset_links_to_its_sheet_on_the_rules_page(client, profile):
+    """rules_url is the profile's sheet of docs/rules.md (§0.4 to §0.6) on the page that serves it."""
+    ruleset = ok(client.get(f"/v1/rulesets/{profile}"))
+    assert ruleset["rules_url"] == f"/rules#{SHEETS[profile]}"
+    path, anchor = ruleset["rules_url"].split("#")
+    page = client.get(path)
+    assert page.status_code == 200 and page.content_type == "text/html; charset=utf-8"
+    heading = re.search(rf'<h3 id="{anchor}">(.*?)</h3>', page.get_data(as_text=True))
+    assert heading is not None, f"/rules has no heading #{anchor}"
+    assert heading.group(1) == f"0.{4 + list(SHEETS).index(profile)} Profile sheet: <code>{profile}</code>"
+
+
+def test_every_profile_has_a_sheet(client):
+    assert [r["rules_url"] for r in ok(client.get("/v1/rulesets"))["rulesets"]] == [
+        f"/rules#{a}" for a in SHEETS.values()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "title"), [("/rules", "Rules: Chkobba"), ("/docs/seeded-shuffle", "The seeded shuffle")]
+)
+def test_the_documents_are_served_as_pages(client, path, title):
+    page = client.get(path)
+    assert page.status_code == 200 and page.content_type == "text/html; charset=utf-8"
+    assert f"<title>{title}" in page.get_data(as_text=True)
+    assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers["Cache-Control"] == "no-cache"

@@ -1,6 +1,6 @@
 """viewRound, POST /v1/rounds/view: a plain state or a state_token and a seat -> that seat's view.
 
-Expected views are written out by hand from the deal convention of RULES.md §3 (each seat in playing
+Expected views are written out by hand from the deal convention of docs/rules.md §3 (each seat in playing
 order takes a block of 3 from the top, then the table a block of 4).
 """
 

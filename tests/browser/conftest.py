@@ -23,7 +23,8 @@ from ..support import ROOT, clean_environment, free_port, running_gunicorn, stat
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-# ECOSYSTEM.md, "Browsers": what Debian's Chromium needs to run headless as root here.
+# What Debian's Chromium needs to run headless as root here: no sandbox (it refuses to start as root
+# with one), no GPU, and nothing fetched or updated in the background.
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -58,7 +58,7 @@ def test_docs_run_an_operation_with_its_documented_example(open_page, screenshot
     response = block.locator(".live-responses-table .response")
     expect(response.locator(".response-col_status")).to_have_text("200")
     body = json.loads(response.locator(".response-col_description pre").first.inner_text())
-    # By hand (RULES.md §7, the 001 worked example): Q is worth 8 in chkobba, so QH takes 2D + 6S and
+    # By hand (docs/rules.md §7.5, the 001 worked example): Q is worth 8 in chkobba, so QH takes 2D + 6S and
     # sweeps; J (9) and 3 can take nothing from 2D 6S.
     assert body["moves"][0] == {
         "card": "QH",

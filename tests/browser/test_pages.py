@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 import yaml
@@ -16,8 +17,9 @@ from service.app import create_app
 from service.web import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("/docs", "/referee")
+PAGES = ("/docs", "/referee", "/rules", "/docs/seeded-shuffle")
 ASSETS = (
+    "/web/document.css",
     "/web/referee.js",
     "/web/referee.css",
     "/web/i18n.js",
@@ -85,11 +87,121 @@ class _Inline(HTMLParser):
                 self.found.append(f"another origin: {values[name]}")
 
 
-@pytest.mark.parametrize("name", ["docs.html", "referee.html"])
+@pytest.mark.parametrize("name", ["docs.html", "referee.html", "document.html"])
 def test_the_pages_have_nothing_inline_and_nothing_from_elsewhere(name: str) -> None:
     parser = _Inline()
     parser.feed((ROOT / "service" / "web" / "pages" / name).read_text(encoding="utf-8"))
     assert parser.found == []
+
+
+@pytest.mark.parametrize("path", ["/rules", "/docs/seeded-shuffle"])
+def test_the_rendered_documents_have_nothing_inline_and_nothing_from_elsewhere(client: FlaskClient, path: str) -> None:
+    parser = _Inline()
+    parser.feed(get(client, path).get_data(as_text=True))
+    assert parser.found == []
+
+
+def test_the_inline_check_finds_what_the_policy_would_block() -> None:
+    parser = _Inline()
+    parser.feed('<td style="text-align:left"><script>x()</script><a href="https://elsewhere.example/">')
+    assert parser.found == ["inline style in <td>", "inline <script>", "another origin: https://elsewhere.example/"]
+
+
+class _Document(HTMLParser):
+    """A document page's headings (id, text), its links and every id it has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headings: list[list[str]] = []
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+        self._heading: list[str] | None = None
+        self._in_main = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(str(values["id"]))
+        if tag == "main":
+            self._in_main = True
+        if tag in ("h2", "h3") and self._in_main:
+            self._heading = [str(values.get("id")), ""]
+            self.headings.append(self._heading)
+        if tag == "a" and values.get("href"):
+            self.links.append(str(values["href"]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("h2", "h3"):
+            self._heading = None
+        if tag == "main":
+            self._in_main = False
+
+    def handle_data(self, data: str) -> None:
+        if self._heading is not None:
+            self._heading[1] += data
+
+
+def document(client: FlaskClient, path: str) -> _Document:
+    parser = _Document()
+    parser.feed(get(client, path).get_data(as_text=True))
+    return parser
+
+
+def github_slug(text: str) -> str:
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+def test_the_rules_page_has_every_section_of_docs_rules_md_at_its_anchor(client: FlaskClient) -> None:
+    markdown = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    sections = [re.sub(r"[`*]", "", title) for title in re.findall(r"^#{2,3} (.+)$", markdown, re.MULTILINE)]
+    assert len(sections) > 60
+    page = document(client, "/rules")
+    assert page.headings == [[github_slug(title), title] for title in sections]
+    # A section cited in the text links to its heading, here as everywhere on the page.
+    assert "#75-worked-example-001-section-06" in page.links and "#102-a-redeal-is-final" in page.links
+
+
+@pytest.mark.parametrize("path", ["/rules", "/docs/seeded-shuffle"])
+def test_every_link_of_a_document_page_leads_somewhere(client: FlaskClient, path: str) -> None:
+    page = document(client, path)
+    assert len(page.links) > 5
+    for link in page.links:
+        target, _, anchor = urljoin(f"http://localhost{path}", link).removeprefix("http://localhost").partition("#")
+        assert target.startswith("/"), link  # nothing from elsewhere
+        if target == path:
+            assert not anchor or anchor in page.ids, link  # the page itself (the navigation), or a heading of it
+            continue
+        response = get(client, target)
+        assert response.status_code == 200, link
+        if anchor:
+            assert anchor in document(client, target).ids, link
+
+
+def test_the_seeded_shuffle_page_cites_the_rules_page(client: FlaskClient) -> None:
+    page = document(client, "/docs/seeded-shuffle")
+    assert [h[1] for h in page.headings] == ["The algorithm", "Test vectors"]
+    assert "../rules#3-the-deal" in page.links  # "docs/rules.md §3"
+
+
+@pytest.mark.parametrize(
+    ("path", "page"), [("/docs/seeded-shuffle.md", "/docs/seeded-shuffle"), ("/docs/rules.md", "/rules")]
+)
+def test_the_documents_repository_paths_lead_to_their_pages(client: FlaskClient, path: str, page: str) -> None:
+    response = get(client, path)
+    assert response.status_code == 301 and response.headers["Location"] == page
+
+
+def test_a_missing_document_is_not_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from service.web import documents
+
+    monkeypatch.setattr(documents, "DOCS", tmp_path)
+    documents.rendered.cache_clear()
+    try:
+        fresh = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+        response = get(fresh, "/rules")
+        assert (response.status_code, response.get_json()["code"]) == (404, "not-found")
+    finally:
+        documents.rendered.cache_clear()
 
 
 def test_no_script_of_ours_loads_anything_from_elsewhere() -> None:
@@ -117,13 +229,15 @@ def test_the_docs_show_the_committed_contract_sent_to_this_very_service(client: 
 
 def test_the_pages_are_not_api_operations(client: FlaskClient) -> None:
     paths = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))["paths"]
-    assert not [p for p in paths if p.startswith(("/docs", "/referee", "/web"))]
+    assert not [p for p in paths if p.startswith(("/docs", "/referee", "/web", "/rules"))]
 
 
 def test_metrics_name_the_pages_by_their_endpoint(client: FlaskClient) -> None:
     get(client, "/referee")
     get(client, "/docs")
     get(client, "/web/referee.js")
+    get(client, "/rules")
+    get(client, "/docs/seeded-shuffle")
     text = get(client, "/metrics").get_data(as_text=True)
-    for endpoint in ("web.referee", "web.docs", "web.static"):
+    for endpoint in ("web.referee", "web.docs", "web.static", "web.rules", "web.seeded_shuffle"):
         assert re.search(rf'chkobba_http_requests_total\{{operation="{endpoint}",status="200"\}} [1-9]', text), endpoint

@@ -1,6 +1,6 @@
 """The referee's console in Chromium: review a record, judge a capture, in English, French and Arabic.
 
-Expected verdicts are worked out by hand from RULES.md (the decks are written out card by card);
+Expected verdicts are worked out by hand from docs/rules.md (the decks are written out card by card);
 where the page shows a score or a decision, the test compares it with the API's own answer, since
 drawing what the API says is the page's whole job.
 """
@@ -24,7 +24,7 @@ def deck_starting(*top: str) -> list[str]:
 
 
 # Dealer 0, two players, the cutter keeping the drawn card: seat 1 (who plays first) holds 7H 5S KD,
-# seat 0 holds 4D 2C 6H, the table 7S 4C 3D AC (RULES.md §3: blocks of 3 in playing order, then 4).
+# seat 0 holds 4D 2C 6H, the table 7S 4C 3D AC (docs/rules.md §3: blocks of 3 in playing order, then 4).
 # 1. Seat 1: 5S takes 4C + AC (no 5 on the table; 4+1 is the only sum of 5). Legal.
 # 2. Seat 0: 4D is laid (no 4, and no two cards of 7S 3D make 4). Legal.
 # 3. Seat 1: 7H claims 3D + 4D while a single 7 lies on the table: match first (§4.1). Illegal.
@@ -190,7 +190,7 @@ def pick(page: Page, zone: str, *names: str) -> None:
 
 
 def test_a_capture_built_by_clicking_is_judged_legal_and_sweeps(open_page, screenshots) -> None:
-    # RULES.md §7 worked example (001): table 2D 6S, A plays QH, worth 8 in chkobba: 2+6 = 8, a sweep.
+    # docs/rules.md §7.5 worked example (001): table 2D 6S, A plays QH, worth 8 in chkobba: 2+6 = 8, a sweep.
     page = ready(open_page("/referee?lang=en"))
     page.get_by_role("tab", name="Judge a capture").click()
     expect(page.locator("#judge")).to_be_visible()
@@ -301,7 +301,7 @@ def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page,
 
 
 def test_the_profile_options_change_the_verdict(open_page, screenshots) -> None:
-    # chkobba-crp: a face card captures only by match unless face_sums is on (RULES.md §4.2, 004).
+    # chkobba-crp: a face card captures only by match unless face_sums is on (docs/rules.md §4.2, 004).
     page = ready(open_page("/referee?lang=en"))
     page.get_by_label("Profile").select_option("chkobba-crp")
     expect(page.get_by_label("Players").locator("option")).to_have_text(["2", "3", "4"])

@@ -92,7 +92,11 @@ def test_the_build_context_is_the_service_and_nothing_else() -> None:
     web_assets = ("service/web/pages/", "service/web/static/")  # the browser pages the service serves
     served = [p for p in sent if p.startswith("service/")]
     assert all(p.endswith(".py") or p.startswith(web_assets) or p in contract for p in served), served
-    assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "docs", "deploy", ".git", ".venv", "scripts"}]
+    assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "deploy", ".git", ".venv", "scripts"}]
+    # Of docs/, the documents the service serves as pages (service/web/documents.py), and nothing else.
+    from service.web.documents import PAGES
+
+    assert {p for p in sent if p.startswith("docs/")} == {f"docs/{page.file}" for page in PAGES.values()}
     assert not [p for p in sent if "__pycache__" in p or p.endswith(".pyc")]
     # Every COPY from the context names something the context holds.
     for sources in re.findall(r"^COPY (?!--from)(.+) \S+$", DOCKERFILE, re.MULTILINE):
@@ -143,8 +147,15 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
     probe_env = {**os.environ, "CHKOBBA_BIND": f"0.0.0.0:{server.port}"}
     probe = subprocess.run([sys.executable, *healthcheck[1:]], env=probe_env, capture_output=True, text=True)
     assert probe.returncode == 0, probe.stderr
-    status, headers, _ = server.get("/v1/rulesets/scopa")
+    status, headers, body = server.get("/v1/rulesets/scopa")
     assert status == 200 and headers["X-Request-ID"]
+    # The rules page, rendered from the copy of docs/rules.md, and the page its rulesets link to.
+    rules_url = json.loads(body)["rules_url"]
+    status, headers, page = server.get(rules_url.split("#")[0])
+    assert status == 200 and headers["Content-Type"].startswith("text/html"), page[:300]
+    assert f'id="{rules_url.split("#")[1]}"'.encode() in page
+    status, _, page = server.get("/docs/seeded-shuffle")
+    assert status == 200 and b"Fisher-Yates" in page
     assert list(home.iterdir()) == [], "gunicorn wrote under HOME (its control socket?)"
     assert "control" not in server.log().lower(), server.log()
 

@@ -1,4 +1,4 @@
-"""``legal_captures`` against a brute-force enumeration of every subset of the table (RULES.md §4, §5)."""
+"""``legal_captures`` against a brute-force enumeration of every subset of the table (docs/rules.md §4, §5)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from service.rules import DECK, CaptureKind, Card, apply_play, legal_captures
 
-# RULES.md §1: capture values per profile.
+# docs/rules.md §1.4: capture values per profile.
 FACE_VALUES = {"chkobba": {"J": 9, "Q": 8, "K": 10}, "chkobba-crp": {"J": 8, "Q": 9, "K": 10}}
 FACE_VALUES["scopa"] = FACE_VALUES["chkobba-crp"]
 RULES = [

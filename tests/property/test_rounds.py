@@ -1,7 +1,7 @@
-"""Random complete rounds of every profile and player count, checked against RULES.md at every step.
+"""Random complete rounds of every profile and player count, checked against docs/rules.md at every step.
 
 Moves are chosen by hypothesis among the legal options. The expectations (conservation, sweeps,
-the last play, the end of the round and its score) are recomputed here from RULES.md, not taken
+the last play, the end of the round and its score) are recomputed here from docs/rules.md, not taken
 from the core.
 """
 
@@ -35,7 +35,7 @@ from service.rules import (
 )
 from service.rules.shuffle import SEED_MAX, SEED_MIN
 
-# RULES.md §1: capture values per profile.
+# docs/rules.md §1.4: capture values per profile.
 FACE_VALUES = {"chkobba": {"J": 9, "Q": 8, "K": 10}, "chkobba-crp": {"J": 8, "Q": 9, "K": 10}}
 FACE_VALUES["scopa"] = FACE_VALUES["chkobba-crp"]
 PRIMIERA_POINTS = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "J": 10, "Q": 10, "K": 10}
@@ -48,7 +48,7 @@ def value(profile: str, card: Card) -> int:
 
 
 def redeal_called(profile: str, table: tuple[Card, ...]) -> bool:
-    """RULES.md §3: chkobba, 3 or 4 cards of one value; chkobba-crp, 3 or 4 kings; scopa, never."""
+    """docs/rules.md §3: chkobba, 3 or 4 cards of one value; chkobba-crp, 3 or 4 kings; scopa, never."""
     if profile == "scopa":
         return False
     values = Counter(value(profile, c) for c in table if profile == "chkobba" or c.code[0] == "K")
@@ -69,7 +69,7 @@ def assert_conserved(state: RoundState) -> None:
 def expected_breakdown(
     profile: str, options: dict[str, Any], piles: list[list[str]], sweeps: list[int], last_capturer: int | None
 ) -> list[dict[str, int]]:
-    """RULES.md §7, computed from the piles' card codes."""
+    """docs/rules.md §7, computed from the piles' card codes."""
     n = len(piles)
     ties_to = last_capturer if options.get("ties_to_last_capturer") else None
 
@@ -163,7 +163,7 @@ def test_random_round_obeys_the_rules(profile: str, players: int, data: st.DataO
         cut_used = cut or "keep"
     check_step_invariants(state)
 
-    # The deal itself (RULES.md §3): blocks of 3 per seat in playing order, then the table's block.
+    # The deal itself (docs/rules.md §3): blocks of 3 per seat in playing order, then the table's block.
     order = [(dealer + 1 + k) % players for k in range(players)]
     top = list(deck)
     tabled = top[:1] if cut_used == "table" else []
@@ -268,7 +268,7 @@ def test_random_round_obeys_the_rules(profile: str, players: int, data: st.DataO
         assert sum(row[category] for row in breakdown) in (0, 1)
     assert sum(row["seven_of_diamonds"] for row in breakdown) == 1
 
-    # The same score from counts alone (CONTRACT.md scoreRound), when primiera does not need the piles.
+    # The same score from counts alone (openapi.yaml scoreRound), when primiera does not need the piles.
     if not options.get("primiera"):
         counts = [
             Tally(

@@ -1,4 +1,4 @@
-"""Legal captures (RULES.md §4, §5; CONTRACT.md ``legalCaptures``)."""
+"""Legal captures (docs/rules.md §4, §5; openapi.yaml ``legalCaptures``)."""
 
 from typing import Any
 
@@ -29,7 +29,7 @@ def test_match_takes_exactly_one_of_several_matching_cards() -> None:
 
 
 def test_queen_worth_eight_takes_two_and_six_in_chkobba() -> None:
-    # The worked example of 001 (RULES.md §7): Q (8) takes 2D+6S and sweeps.
+    # The worked example of 001 (docs/rules.md §7.5): Q (8) takes 2D+6S and sweeps.
     caps = legal_captures("chkobba", ["2D", "6S"], "QH")
     assert (caps.value, caps.kind, codes(caps), caps.sweep_option) == (8, CaptureKind.SUM, [["2D", "6S"]], 0)
 

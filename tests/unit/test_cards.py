@@ -1,4 +1,4 @@
-"""Cards (RULES.md §1, CONTRACT.md "Cards") and the seeded shuffle (CONTRACT.md "Seeded shuffle")."""
+"""Cards (docs/rules.md §1, openapi.yaml "Card") and the seeded shuffle (docs/seeded-shuffle.md)."""
 
 import pickle
 

@@ -47,7 +47,7 @@ from service.strategy.heuristic import Heuristic
 from service.strategy.knowledge import legal_plays
 
 CODES = [c.code for c in DECK]
-# Every profile and player count (RULES.md §2).
+# Every profile and player count (docs/rules.md §2).
 SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
 
 
@@ -233,7 +233,7 @@ def test_sweeps_when_it_can():
 
 
 def test_the_last_play_never_sweeps():
-    # RULES.md §5: the last play of the round takes 2D+6S but is no sweep.
+    # docs/rules.md §5: the last play of the round takes 2D+6S but is no sweep.
     rest = [c for c in CODES if c not in {"QH", "2D", "6S"}]
     state = state_of(hands=[["QH"], []], table=["2D", "6S"], stock=[], piles=[rest[:20], rest[20:]])
     (only,) = suggest_moves(state)
@@ -276,7 +276,7 @@ def test_keeps_a_seven_while_the_seven_of_diamonds_is_unseen():
 
 @pytest.mark.parametrize("rules", ["chkobba", "chkobba-crp", "scopa"])
 def test_every_profile_values_its_own_cards(rules):
-    # J is 9 in chkobba, 8 in the others (RULES.md §1): on 2D+6S (8) only the card worth 8 sweeps.
+    # J is 9 in chkobba, 8 in the others (docs/rules.md §1): on 2D+6S (8) only the card worth 8 sweeps.
     eight = "QH" if rules == "chkobba" else "JH"
     state = state_of(hands=[["2S", "3S", "4S"], ["QH", "JH", "KS"]], table=["2D", "6S"], rules=rules)
     best = suggest_moves(state)[0]

@@ -1,4 +1,4 @@
-"""Match decisions (RULES.md §8; CONTRACT.md ``decideMatch``)."""
+"""Match decisions (docs/rules.md §8; openapi.yaml ``decideMatch``)."""
 
 from typing import Any
 
@@ -31,7 +31,7 @@ def test_nobody_at_the_target_plays_on() -> None:
 
 
 def test_worked_example_of_001_reaches_the_target() -> None:
-    # 17 + 5 = 22 reaches 21 (RULES.md §7).
+    # 17 + 5 = 22 reaches 21 (docs/rules.md §7).
     assert decide(CHKOBBA, [17, 15], [5, 0]) == ([22, 15], "won", 0)
 
 
@@ -158,7 +158,7 @@ def test_wrong_claim_names_outcome_and_winner() -> None:
     assert [d.to_json() for d in found] == [{"field": "winner", "claimed": 1, "expected": 0}]
 
 
-# Rules selection (CONTRACT.md "Rules selection"): profiles and their options.
+# Rules selection (openapi.yaml "Rules"): profiles and their options.
 
 
 def test_rules_from_a_profile_id_use_the_defaults() -> None:

@@ -1,4 +1,4 @@
-"""Applying one play (RULES.md §4, §5; CONTRACT.md ``applyMove``)."""
+"""Applying one play (docs/rules.md §4, §5; openapi.yaml ``applyMove``)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Replaying a round record (CONTRACT.md ``replayRound``): a verdict per move, stopping at the first
+"""Replaying a round record (openapi.yaml ``replayRound``): a verdict per move, stopping at the first
 illegal one."""
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""A round as a state machine (RULES.md §2-§6, §9; CONTRACT.md ``dealRound`` and ``playRound``)."""
+"""A round as a state machine (docs/rules.md §2-§6, §9; openapi.yaml ``dealRound`` and ``playRound``)."""
 
 from dataclasses import replace
 from typing import Any
@@ -67,7 +67,7 @@ def state_of(
     return RoundState.from_json(data)
 
 
-# Dealing (RULES.md §3): blocks of 3 per seat in playing order from dealer+1, then 4 to the table.
+# Dealing (docs/rules.md §3): blocks of 3 per seat in playing order from dealer+1, then 4 to the table.
 
 
 def test_deal_gives_blocks_in_playing_order_from_the_dealer_s_right() -> None:
@@ -177,7 +177,7 @@ def test_deck_with_a_bad_card_is_rejected() -> None:
     assert info.value.field == "deck.39"
 
 
-# Redeal of the initial deal (RULES.md §3).
+# Redeal of the initial deal (docs/rules.md §3).
 
 
 def table_deck(*table: str) -> list[str]:
@@ -223,7 +223,7 @@ def test_scopa_never_redeals() -> None:
     assert state.phase is Phase.PLAY and state.turn == 1
 
 
-# Playing, refilling and the end of the round (RULES.md §3-§6).
+# Playing, refilling and the end of the round (docs/rules.md §3-§6).
 
 
 def test_play_moves_the_turn_along_the_playing_order() -> None:

@@ -1,4 +1,4 @@
-"""Round scoring (RULES.md §7; CONTRACT.md ``scoreRound``)."""
+"""Round scoring (docs/rules.md §7; openapi.yaml ``scoreRound``)."""
 
 from typing import Any
 
@@ -45,7 +45,7 @@ def piles(*first: str) -> tuple[Tally, Tally]:
     return Tally.of_pile(pile0, 0), Tally.of_pile(pile1, 0)
 
 
-# The worked example of 001 (RULES.md §7).
+# The worked example of 001 (docs/rules.md §7.5).
 WORKED_A = tally(22, 6, 2, 3, True, sweeps=1)
 WORKED_B = tally(18, 4, 2, 1, False)
 

@@ -2,7 +2,7 @@
 
 A view holds the seat's own hand, the table, the piles captured in the open, sweeps, scores' inputs,
 whose turn it is and how many cards each hand and the stock hold; never another hand (a partner's
-included), the order of the stock, or a cut card that another seat drew (RULES.md §2-§6).
+included), the order of the stock, or a cut card that another seat drew (docs/rules.md §2-§6).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ VIEW_KEYS = {
     "sweeps",
     "last_capturer",
 }
-# Every profile and player count (RULES.md §2), chkobba with both cuts and with the cut left to play.
+# Every profile and player count (docs/rules.md §2), chkobba with both cuts and with the cut left to play.
 SETUPS = [
     ("chkobba", 2, "keep"),
     ("chkobba", 2, "table"),
@@ -168,7 +168,7 @@ def test_a_finished_round_shows_every_pile():
 
 
 def test_a_view_of_a_redeal_shows_its_own_hand_only():
-    # chkobba: a completed table of three 7s calls for a redeal (RULES.md §3).
+    # chkobba: a completed table of three 7s calls for a redeal (docs/rules.md §3).
     deck = ["AD", "2D", "3D", "4D", "5D", "6D", "7D", "7H", "7S", "KD"]
     deck += [c for c in CODES if c not in deck]
     state, _ = deal_round("chkobba", 2, 0, deck=deck, cut="keep")

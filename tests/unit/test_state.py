@@ -1,4 +1,4 @@
-"""Round-state validation (RULES.md §9, CONTRACT.md "Round state"): every check names its field."""
+"""Round-state validation (docs/rules.md §9, openapi.yaml "RoundState"): every check names its field."""
 
 import copy
 from typing import Any
@@ -98,7 +98,7 @@ def test_fixtures_have_the_expected_stock_sizes() -> None:
     assert [len(d["stock"]) for d in (FRESH, MID, OVER, CUT, REDEAL, FOUR)] == [30, 18, 0, 40, 30, 12]
 
 
-# RULES.md §9: every card in exactly one place.
+# docs/rules.md §9: every card in exactly one place.
 
 
 def test_duplicate_card_is_a_bad_state() -> None:
@@ -271,7 +271,7 @@ def test_redeal_phase_needs_a_table_calling_for_it() -> None:
 
 
 def test_chkobba_crp_redeal_needs_three_kings() -> None:
-    # Three fives call for a redeal in chkobba but not in chkobba-crp (RULES.md §3).
+    # Three fives call for a redeal in chkobba but not in chkobba-crp (docs/rules.md §3).
     assert rejected(changed(REDEAL, rules="chkobba-crp")).field == "state.phase"
     kings = changed(REDEAL, rules="chkobba-crp", table=["KD", "KH", "KS", "5D"])
     kings["stock"] = [c for c in CODES if c not in {"AD", "2D", "3D", "4D", "6D", "7D", "KD", "KH", "KS", "5D"}]

@@ -24,7 +24,7 @@ nested ``state`` and ``event`` objects, and each replayed verdict, are compared 
 lists, or a ``field`` path starting with the given one). In a state or a scoring request, one pile may be
 the string ``"rest"``: every card placed nowhere else, in canonical order (a shorthand for the input only).
 
-The expectations were derived by hand from RULES.md and CONTRACT.md, never by running the core.
+The expectations were derived by hand from docs/rules.md and openapi.yaml, never by running the core.
 """
 
 from __future__ import annotations
@@ -70,6 +70,9 @@ from ..support import reference_draws, reference_shuffle
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors"
 SHUFFLE_DOC = ROOT / "docs" / "seeded-shuffle.md"
+RULES_DOC = ROOT / "docs" / "rules.md"
+# The numbers of the rules' sections and subsections, from their headings: "7", "7.5", "10.16".
+SECTIONS = frozenset(re.findall(r"^#{2,4} (\d+(?:\.\d+)*)\.? ", RULES_DOC.read_text(encoding="utf-8"), re.MULTILINE))
 CANONICAL = [str(card) for card in DECK]
 MISSING = "<missing>"
 
@@ -340,8 +343,11 @@ def _malformed(vector: Json) -> str | None:
     """What is wrong with the form of a vector, if anything."""
     if set(vector) - {"note"} != {"id", "source", "rules", "input", "expect"}:
         return f"keys {sorted(vector)}"
-    if not isinstance(vector["source"], str) or "RULES.md §" not in vector["source"]:
-        return "no section cited"
+    if not isinstance(vector["source"], str) or "docs/rules.md §" not in vector["source"]:
+        return "no section of docs/rules.md cited"
+    missing = [n for n in re.findall(r"§(\d+(?:\.\d+)*)", vector["source"]) if n not in SECTIONS]
+    if missing:
+        return f"docs/rules.md has no section {', '.join('§' + n for n in missing)}"
     if not isinstance(vector["input"], dict):
         return "input is not an object"
     # An expectation that names nothing could never fail.
@@ -356,6 +362,20 @@ def test_every_vector_is_well_formed() -> None:
     """The form of the vector files (one test: no change of the service can fail it, only of a file)."""
     found = {vector["id"]: _malformed(vector) for _, vector in ALL}
     assert {vid: why for vid, why in found.items() if why} == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("RULES.md §4.2 (Q worth 8 takes 2+6 in chkobba)", "no section of docs/rules.md cited"),  # not a reference
+        ("001 section 06", "no section of docs/rules.md cited"),
+        ("docs/rules.md §4.2, §7.9; §11", "docs/rules.md has no section §7.9, §11"),  # not a reference
+    ],
+)
+def test_a_vector_citing_no_section_of_the_rules_is_malformed(source: str, why: str) -> None:
+    good = next(vector for _, vector in ALL if _malformed(vector) is None)
+    assert {"4.2", "7.5", "10.16"} <= SECTIONS
+    assert _malformed({**good, "source": source}) == why
 
 
 def _shuffle_vectors() -> list[Json]:

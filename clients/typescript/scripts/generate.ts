@@ -1,5 +1,5 @@
 /**
- * Generates src/schema.ts, the client's types, from the committed contract ../../service/api/openapi.yaml.
+ * Generates src/schema.ts, the client's types, from the committed contract, service/api/openapi.yaml at the repository root.
  *
  *   npm run generate          rewrite src/schema.ts
  *   npm run check-generated   exit 1 if src/schema.ts is not what the spec gives (nothing is written)

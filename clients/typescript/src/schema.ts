@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * The legal captures of each card in a hand
-         * @description For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) and its options in lexicographic order of table positions, each capture's cards in table order. With `last_play` no option sweeps (RULES.md §5). The lists can be long: on the largest table (36 cards, none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB (README, "What each operation costs at worst").
+         * @description For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) and its options in lexicographic order of table positions, each capture's cards in table order. With `last_play` no option sweeps (docs/rules.md §5). The lists can be long: on the largest table (36 cards, none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB (README, "What each operation costs at worst").
          */
         post: operations["legalCaptures"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Play one move of a round
-         * @description Checks `state` against RULES.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (up to about 330 KB on a 34-card table, README "What each operation costs at worst"; never with a `state_token`).
+         * @description Checks `state` against docs/rules.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (up to about 330 KB on a 34-card table, README "What each operation costs at worst"; never with a `state_token`).
          */
         post: operations["playRound"];
         delete?: never;
@@ -274,7 +274,7 @@ export interface paths {
         };
         /**
          * Every rules profile
-         * @description Each profile with its card values, figure names, options and defaults, targets, scoring categories with their local names, and the source documents it follows.
+         * @description Each profile with its card values, figure names, options and defaults, targets, scoring categories with their local names, the source documents it follows, and `rules_url`, its sheet on the rules page.
          */
         get: operations["listRulesets"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * One rules profile
-         * @description The profile named in the path; a 404 problem (`unknown-profile`) if there is none.
+         * @description The profile named in the path; a 404 problem (`unknown-profile`) if there is none. Its `rules_url` is the profile's sheet on this service's rules page (`/rules`, docs/rules.md), which the sheet's items link to the rules they sum up.
          */
         get: operations["getRuleset"];
         put?: never;
@@ -346,7 +346,7 @@ export interface components {
         /** @description The options of chkobba; each one left out takes its default. */
         ChkobbaOptions: {
             /**
-             * @description Points that end the match (RULES.md §8).
+             * @description Points that end the match (docs/rules.md §8).
              * @default 21
              */
             target?: number;
@@ -360,7 +360,7 @@ export interface components {
         /** @description The options of chkobba-crp; each one left out takes its default. */
         ChkobbaCrpOptions: {
             /**
-             * @description Points that end the match (RULES.md §8).
+             * @description Points that end the match (docs/rules.md §8).
              * @default 11
              */
             target?: number;
@@ -683,6 +683,12 @@ export interface components {
             id: components["schemas"]["ProfileId"];
             title: string;
             sources: string[];
+            /**
+             * Format: uri-reference
+             * @description The profile's sheet in the rules this service applies (docs/rules.md §0.4 to §0.6): a path of this service, to the /rules page.
+             * @example /rules#04-profile-sheet-chkobba
+             */
+            rules_url: string;
             players: number[];
             sides: number[];
             values: {

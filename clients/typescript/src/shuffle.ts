@@ -1,5 +1,5 @@
 /**
- * The portable seeded shuffle of CONTRACT.md ("Seeded shuffle"; docs/seeded-shuffle.md), so that a client
+ * The portable seeded shuffle of docs/seeded-shuffle.md, so that a client
  * deals the same deck from a seed as the service does.
  *
  * Canonical order (suits D H S C, each A 2 3 4 5 6 7 J Q K), then Fisher-Yates for i from 39 down to 1:

@@ -1,5 +1,5 @@
 /**
- * src/shuffle.ts, the seeded shuffle of CONTRACT.md in TypeScript: against every published test vector
+ * src/shuffle.ts, the seeded shuffle of docs/seeded-shuffle.md in TypeScript: against every published test vector
  * (tests/vectors/shuffle.json, the table of docs/seeded-shuffle.md), the rejection path, and the decks the
  * service deals from seeds.
  */

@@ -6,7 +6,7 @@ const ILLEGAL_TOP = ["7H", "5S", "KD", "4D", "2C", "6H", "7S", "4C", "3D", "AC"]
 
 export const EXAMPLES = {
   // Seat 1 holds 7H 5S KD, seat 0 4D 2C 6H, the table 7S 4C 3D AC. The third move takes 3+4 with
-  // the 7H while a single 7 lies on the table: match first (RULES.md §4.1), so it is illegal.
+  // the 7H while a single 7 lies on the table: match first (docs/rules.md §4.1), so it is illegal.
   illegal: {
     dealer: 0,
     cut: "keep",

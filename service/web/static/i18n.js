@@ -14,6 +14,9 @@ export const STRINGS = {
     title: "Referee's console",
     skip: "Skip to the console",
     apiDocs: "API documentation",
+    rulesPage: "The rules",
+    profileRules: "The rules of this profile",
+    pages: "Pages",
     language: "Language",
     intro:
       "Settle a dispute with the reference rules: check a whole round record move by move, or judge a single capture. Every verdict comes from the service's public API.",
@@ -153,13 +156,16 @@ export const STRINGS = {
     "reason_malformed-json": "the body is not JSON",
     "reason_body-too-large": "the record is too large",
     "reason_unsupported-media-type": "the body is not JSON",
-    footer: "Chkobba referee · the rules are those of RULES.md · no data leaves this service",
+    footer: "Chkobba referee · the rules are those of docs/rules.md · no data leaves this service",
   },
   fr: {
     pageTitle: "Console de l'arbitre · Chkobba referee",
     title: "Console de l'arbitre",
     skip: "Aller à la console",
     apiDocs: "Documentation de l'API",
+    rulesPage: "Les règles",
+    profileRules: "Les règles de cette variante",
+    pages: "Pages",
     language: "Langue",
     intro:
       "Tranchez un litige avec les règles de référence : vérifiez le relevé d'une manche coup par coup, ou jugez une seule prise. Chaque verdict vient de l'API publique du service.",
@@ -303,13 +309,16 @@ export const STRINGS = {
     "reason_malformed-json": "le corps n'est pas du JSON",
     "reason_body-too-large": "le relevé est trop gros",
     "reason_unsupported-media-type": "le corps n'est pas du JSON",
-    footer: "Chkobba referee · les règles sont celles de RULES.md · aucune donnée ne quitte ce service",
+    footer: "Chkobba referee · les règles sont celles de docs/rules.md · aucune donnée ne quitte ce service",
   },
   ar: {
     pageTitle: "منصّة الحَكَم · Chkobba referee",
     title: "منصّة الحَكَم",
     skip: "انتقل إلى المنصّة",
     apiDocs: "توثيق الواجهة البرمجية",
+    rulesPage: "القواعد",
+    profileRules: "قواعد هذا النوع",
+    pages: "الصفحات",
     language: "اللغة",
     intro:
       "افصل في النزاع بالقواعد المرجعية: راجع سجلّ جولة كاملة حركةً حركة، أو احكم على أخذة واحدة. كل حكم يأتي من الواجهة البرمجية العامة للخدمة.",
@@ -452,7 +461,7 @@ export const STRINGS = {
     "reason_malformed-json": "المحتوى ليس JSON",
     "reason_body-too-large": "السجلّ كبير جدًّا",
     "reason_unsupported-media-type": "المحتوى ليس JSON",
-    footer: "Chkobba referee · القواعد هي قواعد RULES.md · لا تغادر أي بيانات هذه الخدمة",
+    footer: "Chkobba referee · القواعد هي قواعد docs/rules.md · لا تغادر أي بيانات هذه الخدمة",
   },
 };
 
@@ -461,7 +470,7 @@ const SUIT_NAMES = {
   en: { D: "diamonds", H: "hearts", S: "spades", C: "clubs" },
   fr: { D: "carreau", H: "cœur", S: "pique", C: "trèfle" },
   // The Italian-derived names the project's Arabic sources use (denari, coppe, spade, bastoni),
-  // which RULES.md §1 maps to D H S C.
+  // which docs/rules.md §1 maps to D H S C.
   ar: { D: "ديناري", H: "كوبي", S: "سبادي", C: "باستوني" },
 };
 const RANK_NAMES = {

@@ -81,7 +81,7 @@ function cardContext(rs) {
 }
 
 function sidesOf(players) {
-  return players === 4 ? 2 : players; // partners sit opposite with four players (RULES.md §2)
+  return players === 4 ? 2 : players; // partners sit opposite with four players (docs/rules.md §2)
 }
 
 function seatLabel(seat, players) {
@@ -188,6 +188,8 @@ function renderOptions(reset = true) {
   const profile = currentProfile();
   if (!profile) return;
   $("profile-title").textContent = profileTitle(profile);
+  // The profile's sheet on the rules page: rules_url is a path of this service, taken relative to the page.
+  if (profile.rules_url) $("profile-rules").href = new URL(profile.rules_url.replace(/^\//, ""), document.baseURI).href;
   const holder = $("options-fields");
   const previous = {};
   if (!reset) {

@@ -6,7 +6,7 @@ import { expectProblem } from "../helpers.js";
 import { operation, referee } from "./registry.js";
 
 operation("legalCaptures", () => {
-  test("RULES.md §7: QH (8 in chkobba) takes 2D+6S, one entry per hand card in hand order", async () => {
+  test("docs/rules.md §7.5: QH (8 in chkobba) takes 2D+6S, one entry per hand card in hand order", async () => {
     const { moves } = await referee.client.legalCaptures({
       rules: "chkobba",
       table: ["2D", "6S", "AC"],
@@ -138,7 +138,7 @@ operation("applyMove", () => {
   });
 });
 
-/** RULES.md §7's worked example, from counts (a fresh copy each time). */
+/** docs/rules.md §7.5's worked example, from counts (a fresh copy each time). */
 function workedExample(): RequestOf<"scoreRound"> & { sides: { counts: Schemas["CountsInput"]; sweeps: number }[] } {
   return {
     rules: "chkobba",
@@ -155,7 +155,7 @@ function line(side: number, points: Partial<ScoreLine>): ScoreLine {
 }
 
 operation("scoreRound", () => {
-  test("RULES.md §7 worked example, from counts: 5 to 0", async () => {
+  test("docs/rules.md §7.5 worked example, from counts: 5 to 0", async () => {
     const { breakdown, valid } = await referee.client.scoreRound(workedExample());
     assert.deepEqual(breakdown, [
       line(0, { cards: 1, diamonds: 1, sevens: 1, seven_of_diamonds: 1, sweeps: 1, total: 5 }),

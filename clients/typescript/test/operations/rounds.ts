@@ -154,7 +154,7 @@ operation("playRound", () => {
     assert.ok(problem.errors.state_token);
   });
 
-  test("a state that breaks RULES.md §9 is a 422 bad-state problem", async () => {
+  test("a state that breaks docs/rules.md §9 is a 422 bad-state problem", async () => {
     const state = structuredClone(scopaDeal.state);
     state.table.push(state.stock.pop()!);
     await expectProblem(referee.client.playRound({ state, move: { card: state.hands[1]![0]! } }), 422, "bad-state");
