@@ -14,7 +14,6 @@ directory (files, bytes allocated), times scrapes of /metrics on fresh connectio
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import shutil
 import signal
@@ -29,7 +28,7 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from .report import children, free_port, machine, write_json
+from .report import children, free_port, machine, send, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
@@ -44,19 +43,6 @@ ROUND = [
     ("getRuleset", "GET", "/v1/rulesets/nope", None, 404),
     ("legalCaptures", "POST", "/v1/captures", b'{"rules":"chkobba","table":["2D","6S"],"hand":["QH","3H"]}', 200),
 ]
-
-
-def request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Connection": "close"}
-    if body is not None:
-        headers["Content-Type"] = "application/json"
-    try:
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
 
 
 def wait_for(what: str, condition: Any, process: subprocess.Popen[bytes]) -> None:
@@ -105,7 +91,7 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
 
         def ready() -> bool:
             try:
-                return request(port, "GET", "/readyz")[0] == 200 and len(children(process.pid)) == WORKERS
+                return send(port, "GET", "/readyz", timeout=30)[0] == 200 and len(children(process.pid)) == WORKERS
             except OSError:
                 return False
 
@@ -115,7 +101,7 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
         done = 0
         while done < restarts:
             for operation, method, path, body, expected in ROUND:
-                status, _ = request(port, method, path, body)
+                status, _ = send(port, method, path, None if body is None else ("application/json", body), timeout=30)
                 assert status == expected, (path, status)
                 sent[operation, str(status)] = sent.get((operation, str(status)), 0) + 1
             served = {p for p in children(process.pid) if (metrics_dir / f"counter_{p}.db").exists()}
@@ -134,7 +120,7 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
         text = b""
         for _ in range(scrapes):
             t0 = time.perf_counter()
-            status, text = request(port, "GET", "/metrics")
+            status, text = send(port, "GET", "/metrics", timeout=30)
             times.append((time.perf_counter() - t0) * 1000)
             assert status == 200, status
         after = directory(metrics_dir)  # the live workers have counted the scrapes: their files are in

@@ -3,6 +3,7 @@ workers, one call of a WSGI app, and the report of a wrk run (bench/wrk_post.lua
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import platform
@@ -53,6 +54,24 @@ def children(parent: int) -> set[int]:
             if int(fields[1]) == parent and fields[0] != "Z":
                 found.add(int(entry.name))
     return found
+
+
+def send(port: int, method: str, path: str, body: object = None, timeout: float = 5.0) -> tuple[int, bytes]:
+    """One request to a server on loopback, on a connection of its own: (status, body). ``body`` is JSON
+    to encode, or (content type, bytes) to send as they are."""
+    headers = {"Connection": "close"}
+    data = None
+    if isinstance(body, tuple):
+        headers["Content-Type"], data = body
+    elif body is not None:
+        headers["Content-Type"], data = "application/json", json.dumps(body).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
 
 
 def answer_of(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> tuple[int, bytes]:

@@ -21,6 +21,7 @@ import pytest
 # Shared with the benchmarks, which start gunicorn the same way.
 from bench.report import children as children
 from bench.report import free_port as free_port
+from bench.report import send as send
 
 ROOT = Path(__file__).resolve().parents[1]
 CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
@@ -147,23 +148,6 @@ def changed(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
     else:
         parent[f"{key}_"] = new
     return body
-
-
-def send(port: int, method: str, path: str, body: object = None, timeout: float = 5.0) -> tuple[int, bytes]:
-    """One request to a server on loopback, on a connection of its own: (status, body)."""
-    headers = {"Connection": "close"}
-    data = None
-    if isinstance(body, tuple):
-        headers["Content-Type"], data = body
-    elif body is not None:
-        headers["Content-Type"], data = "application/json", json.dumps(body).encode()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request(method, path, body=data, headers=headers)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
 
 
 def health(port: int) -> int | None:
