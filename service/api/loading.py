@@ -39,6 +39,9 @@ class Checked(Schema):
     error kept, as marshmallow keeps those of several hooks); the short road calls them itself."""
 
     checks: ClassVar[tuple[str, ...]] = ()
+    # What the checks refuse, in JSON Schema's words where it has them: service/api/spec.py adds these
+    # keywords to the schema's component, so that the contract states them too.
+    contract: ClassVar[dict[str, Any]] = {}
 
     @validates_schema
     def _run_checks(self, data: dict[str, Any], **kwargs: Any) -> None:

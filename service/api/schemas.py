@@ -184,13 +184,11 @@ class DealRequest(Checked):
     )
     viewer = Seat(metadata=VIEWER)
 
-    # What deck_or_seed checks, in the contract's words (added to the schema by service/api/spec.py).
-    contract: ClassVar[dict[str, Any]] = {
+    checks = ("deck_or_seed",)
+    contract = {
         "not": {"required": ["deck", "seed"]},
         "dependentSchemas": {"viewer": {"properties": {"sealed": {"const": True}}, "required": ["sealed"]}},
     }
-
-    checks = ("deck_or_seed",)
 
     def deck_or_seed(self, data: dict[str, Any]) -> None:
         if data.get("deck") is not None and data.get("seed") is not None:

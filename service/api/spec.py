@@ -23,8 +23,9 @@ from service.rules import DECK, PROFILES, Outcome, Phase
 from service.rules.shuffle import SEED_MAX, SEED_MIN
 
 from .fields import CardList, Moves, Referenced
+from .loading import Checked
 from .operations import OPERATIONS, Operation
-from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, DealRequest, ProblemOut
+from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, ProblemOut
 
 VERSION = metadata.version("chkobba-referee")
 DESCRIPTION = """\
@@ -219,7 +220,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
         spec.path(path=op.path, operations={op.method: _operation(client, op)}, parameters=list(op.parameters))
     document = spec.to_dict()
     _variants(document)
-    document["components"]["schemas"]["DealRequest"].update(DealRequest.contract)
+    _checks_stated(document)
     schemas = document["components"]["schemas"]
     schemas.update({name: _named_enums(schema) for name, schema in schemas.items() if name not in NAMED_ENUMS})
     for name, members in NAMED_ENUMS.items():
@@ -338,6 +339,19 @@ def _named_enums(node: Any) -> Any:
     if None in values:
         return {**rest, "anyOf": [enum, {"type": "null"}]}
     return {**rest, **enum} if named or rest else enum
+
+
+def _checks_stated(document: dict[str, Any]) -> None:
+    """Each Checked schema's ``contract``: what its checks refuse, said in the contract too."""
+    schemas = document["components"]["schemas"]
+    found, todo = [], list(Checked.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo += cls.__subclasses__()
+    for cls in found:
+        if cls.contract:
+            schemas[_schema_name(cls)].update(cls.contract)
 
 
 def _variants(document: dict[str, Any]) -> None:

@@ -144,7 +144,9 @@ def deal_round(
     ``cut``; a deal whose table calls for a redeal is final, in phase ``redeal``."""
     the_rules = Rules.of(rules)
     profile = the_rules.profile
-    if isinstance(players, bool) or not isinstance(players, int) or players not in profile.players:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidInput("players must be a whole number", field="players")
+    if players not in profile.players:
         allowed = " or ".join(map(str, profile.players))
         raise NotInProfile(f"{profile.id} is played by {allowed} players", field="players")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:

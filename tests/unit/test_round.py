@@ -21,6 +21,7 @@ from service.rules import (
     PlayMove,
     RoundInPlay,
     RoundState,
+    RulesError,
     WrongPhase,
     advance,
     deal_round,
@@ -472,3 +473,10 @@ def test_deal_passes_to_the_dealer_s_right_after_the_round() -> None:
 def test_redeal_keeps_the_dealer() -> None:
     state, _ = deal_round("chkobba", 4, 2, deck=table_deck_four("6D", "6H", "6S", "KC"), cut="keep")
     assert state.phase is Phase.REDEAL and state.next_dealer == 2
+
+
+@pytest.mark.parametrize(("players", "code"), [("2", "invalid-input"), (True, "invalid-input"), (3, "not-in-profile")])
+def test_players_that_are_no_whole_number_are_invalid_input_not_a_count_the_profile_lacks(players, code):
+    with pytest.raises(RulesError) as caught:
+        deal_round("chkobba", players, 0, seed="x")
+    assert caught.value.code == code and caught.value.field == "players"
