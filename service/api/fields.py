@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, missing
 
-from service.rules import PROFILES, Card, Rules, RulesError
+from service.rules import PROFILES, Card, InvalidInput, Move, Rules, RulesError, parse_move
 from service.rules.cards import card_by_code, distinct_cards
 from service.rules.shuffle import seed_text
 
@@ -27,12 +27,21 @@ class CodedMessage(str):
         return self
 
 
-def coded_error(exc: RulesError) -> ValidationError:
-    """The core's error as marshmallow's, nested at the path the core names below the field."""
-    message: Any = [CodedMessage(exc.message, exc.code)]
+def coded_error(exc: RulesError, *, coded: bool = True) -> ValidationError:
+    """The core's error as marshmallow's, nested at the path the core names below the field; with
+    ``coded=False``, a plain message, which the problem answers as validation-error."""
+    text = exc.message.removeprefix(f"{_written(exc.field)}: ") if exc.field else exc.message
+    message: Any = [CodedMessage(text, exc.code) if coded else text]
     for part in reversed((exc.field or "").split(".")[1:]):
         message = {part: message}
     return ValidationError(message)
+
+
+def _written(path: str) -> str:
+    """A field path as the core's messages begin with it (``move.capture[0]``): the problem's
+    detail names the path itself, so the message need not say it twice."""
+    head, *rest = path.split(".")
+    return head + "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in rest)
 
 
 class Referenced(fields.Field):  # type: ignore[type-arg]
@@ -109,6 +118,28 @@ class CardList(fields.Field):  # type: ignore[type-arg]
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else [str(card) for card in value]
+
+
+class MoveField(Referenced):
+    """A move of a round, loaded by the core's own parser (``parse_move``), once: the view passes the
+    ``Move`` on as it is. Documented as ``MoveInput``, whose variants the contract names."""
+
+    openapi_ref = "MoveInput"
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Move:
+        try:
+            return parse_move(value)
+        except RulesError as exc:
+            # A move of the wrong form breaks the contract, as a wrong value of any other field does
+            # (validation-error); a card that is not one keeps its own code.
+            raise coded_error(exc, coded=not isinstance(exc, InvalidInput)) from None
+
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a move the core takes; ``missing`` otherwise (service/api/loading.py)."""
+        try:
+            return parse_move(value)
+        except RulesError:
+            return missing
 
 
 class Moves(fields.Field):  # type: ignore[type-arg]

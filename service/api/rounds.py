@@ -13,7 +13,6 @@ from service.rules import (
     advance,
     compare_breakdown,
     deal_round,
-    parse_move,
     replay_round,
     round_breakdown,
     seat_view,
@@ -85,7 +84,7 @@ def deal() -> Response:
 def play_round() -> Response:
     data = body("play")
     state = state_of(data)  # validated once, here: play() would validate it again
-    move = parse_move(data["move"])
+    move = data["move"]  # a Move, parsed by the schema's MoveField
     try:
         after, event = advance(state, move)
     except MoveError as exc:

@@ -21,7 +21,7 @@ from service.rules.replay import MAX_MOVES
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 from service.strategy import REASONS
 
-from .fields import CardField, CardList, CodedMessage, Moves, RulesField, SeedField
+from .fields import CardField, CardList, CodedMessage, MoveField, Moves, RulesField, SeedField
 from .loading import Checked
 from .sealing import MAX_TOKEN_CHARS
 
@@ -227,7 +227,7 @@ class PlayRequest(OneOfFields):
     variants = {"state": ("PlainPlayRequest", ()), "state_token": ("SealedPlayRequest", ("viewer",))}
     state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
-    move = fields.Nested(MoveInput, required=True)
+    move = MoveField(required=True)
     viewer = Seat(metadata=VIEWER)
 
     checks = ("exactly_one", "viewer_with_token")

@@ -85,7 +85,7 @@ class Card:
         card = _BY_CODE.get(code) if isinstance(code, str) else None
         if card is None:
             raise InvalidCard(
-                f"{code!r} is not a card: a card is a rank (A 2 3 4 5 6 7 J Q K) "
+                f"{'null' if code is None else repr(code)} is not a card: a card is a rank (A 2 3 4 5 6 7 J Q K) "
                 "followed by a suit (D H S C), such as 7D",
                 card=code,
             )

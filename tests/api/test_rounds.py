@@ -367,6 +367,28 @@ def test_play_checks_the_state_once(client, monkeypatch, sealed):
     problem(play(client, bad, {"card": "7C"}), 422, "bad-state")
 
 
+def test_play_parses_the_move_once(client, monkeypatch):
+    """The move is turned into a core Move once, by the core's parser inside the request schema; the
+    view and the core take that Move as it is."""
+    from service.api import fields as fields_module
+    from service.api import rounds as view_module
+    from service.rules import round as round_module
+
+    parsed: list[object] = []
+    real = round_module.parse_move
+
+    def counting(data, **kwargs):
+        parsed.append(data)
+        return real(data, **kwargs)
+
+    for module in (fields_module, round_module, view_module):  # wherever it could be called from
+        monkeypatch.setattr(module, "parse_move", counting, raising=False)
+    state = first_play_state(client)
+    parsed.clear()
+    ok(play(client, state, {"card": "QH", "capture": ["AD", "2D", "3C", "2S"]}))
+    assert parsed == [{"card": "QH", "capture": ["AD", "2D", "3C", "2S"]}]
+
+
 # ---- a whole round, then its replay -------------------------------------------------------------
 
 
