@@ -19,7 +19,7 @@ from service.rules import (
     validate,
 )
 from service.rules.cards import codes
-from service.rules.errors import MoveError, NoSuchSeat
+from service.rules.errors import MoveError, check_seat
 from service.rules.seat_view import views_json
 
 from . import examples, schemas
@@ -149,8 +149,8 @@ def _loaded_state(loaded: dict[str, Any]) -> RoundState:
 
 
 def _sealed(state: RoundState, viewer: int | None) -> dict[str, Any]:
-    if viewer is not None and not 0 <= viewer < state.players:
-        raise NoSuchSeat(f"viewer must be a seat from 0 to {state.players - 1}", field="viewer")
+    if viewer is not None:
+        check_seat(viewer, state.players, field="viewer")
     seats = range(state.players) if viewer is None else [viewer]
     return {
         "state_token": _sealer().seal(state.to_json()),

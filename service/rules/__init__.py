@@ -64,6 +64,7 @@ from .errors import (
     RulesError,
     UnknownProfile,
     WrongPhase,
+    check_seat,
 )
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .moves import PlayResult, apply_play
@@ -98,7 +99,8 @@ __all__ = [
     "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
     "Profile", "Rank", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "WrongPhase",
-    "advance", "apply_play", "captures_of", "compare_breakdown", "compare_decision", "deal_round", "decide_match",
+    "advance", "apply_play", "captures_of", "check_seat", "compare_breakdown", "compare_decision", "deal_round",
+    "decide_match",
     "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
     "play", "primiera_total", "random_deck", "replay_round", "round_breakdown", "score_round", "seeded_deck",
     "validate",

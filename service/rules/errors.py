@@ -45,6 +45,13 @@ class NoSuchSeat(InvalidInput):
     code = "no-such-seat"
 
 
+def check_seat(seat: int, players: int, *, field: str) -> None:
+    """Raise ``NoSuchSeat`` unless ``seat`` is one of the ``players`` seats (field names its place)."""
+    if not 0 <= seat < players:
+        name = field.rpartition(".")[2]
+        raise NoSuchSeat(f"{name} must be a seat from 0 to {players - 1}", field=field)
+
+
 class NotInProfile(InvalidInput):
     """What the profile does not take: that many players, a cut (a schema cannot say so: it depends on
     ``rules``)."""

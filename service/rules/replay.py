@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from .errors import InvalidInput, MoveError, NoSuchSeat
+from .errors import InvalidInput, MoveError, check_seat
 from .profiles import RulesLike
 from .round import (
     Cut,
@@ -149,8 +149,8 @@ def replay_round(
     seats.discard(None)
     if not seats <= _SEATS[players]:  # then find the first seat out of range, if any
         for i, move in enumerate(parsed):
-            if move.seat is not None and not 0 <= move.seat < players:
-                raise NoSuchSeat(f"seat must be from 0 to {players - 1}", field=f"moves.{i}.seat")
+            if move.seat is not None:
+                check_seat(move.seat, players, field=f"moves.{i}.seat")
     verdicts: list[MoveVerdict] = []
     in_play = RoundInPlay(state)
     for index, move in enumerate(parsed):

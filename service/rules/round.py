@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, Captures, captures_of_each
 from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
-from .errors import InvalidCard, InvalidInput, NoSuchSeat, NotInProfile, NotYourTurn, WrongPhase
+from .errors import InvalidCard, InvalidInput, NotInProfile, NotYourTurn, WrongPhase, check_seat
 from .moves import play_on
 from .numbers import whole_number
 from .profiles import Rules, RulesLike
@@ -149,8 +149,9 @@ def deal_round(
     if players not in profile.players:
         allowed = " or ".join(map(str, profile.players))
         raise NotInProfile(f"{profile.id} is played by {allowed} players", field="players")
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise NoSuchSeat(f"dealer must be a seat from 0 to {players - 1}", field="dealer")
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise InvalidInput("dealer must be a whole number", field="dealer")
+    check_seat(dealer, players, field="dealer")
     if deck is not None and seed is not None:
         raise InvalidInput("give a deck or a seed, not both", field="seed")
     if deck is not None:
@@ -297,8 +298,7 @@ class RoundInPlay:
         if turn is None:
             raise WrongPhase(f"nobody moves in phase {self.phase.value}", field="move", phase=self.phase.value)
         if move.seat is not None and move.seat != turn:
-            if not 0 <= move.seat < self.players:
-                raise NoSuchSeat(f"seat must be from 0 to {self.players - 1}", field="move.seat")
+            check_seat(move.seat, self.players, field="move.seat")
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {move.seat}'s", field="move.seat", turn=turn)
         if self.phase is _CUT:
             if not isinstance(move, CutMove):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card
-from .errors import InvalidInput, NoSuchSeat
+from .errors import InvalidInput, check_seat
 from .numbers import whole_number
 from .state import Phase, RoundState
 
@@ -75,6 +75,5 @@ def seat_view(state: RoundState, seat: int) -> SeatView:
     number = whole_number(seat)
     if number is None:
         raise InvalidInput("seat must be a whole number", field="seat")
-    if not 0 <= number < state.players:
-        raise NoSuchSeat(f"seat must be from 0 to {state.players - 1}", field="seat")
+    check_seat(number, state.players, field="seat")
     return SeatView(state, number)

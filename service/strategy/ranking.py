@@ -8,13 +8,13 @@ from service.rules import (
     Cut,
     CutMove,
     InvalidInput,
-    NoSuchSeat,
     NotYourTurn,
     Phase,
     PlayMove,
     Rank,
     RoundState,
     WrongPhase,
+    check_seat,
     seat_view,
 )
 
@@ -47,8 +47,9 @@ def suggest(
     if turn is None or state.phase not in (Phase.PLAY, Phase.CUT):
         raise WrongPhase(f"nobody moves in phase {state.phase.value}", field="state.phase", phase=state.phase.value)
     if seat is not None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise NoSuchSeat(f"seat must be from 0 to {state.players - 1}", field="seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise InvalidInput("seat must be a whole number", field="seat")
+        check_seat(seat, state.players, field="seat")
         if seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s", field="seat", turn=turn)
     return rank(SeatKnowledge.of(seat_view(state, turn)), weights, limit=limit, budget=budget)
