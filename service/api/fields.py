@@ -93,7 +93,7 @@ class CardList(fields.Field):  # type: ignore[type-arg]
         found = distinct_cards(value)
         if found is not None:
             return found
-        cards: dict[Card, None] = {}  # the slow path, which names every bad entry (ordered, cheap to test)
+        cards: dict[Card, int] = {}  # the slow path, which names every bad entry (ordered, cheap to test)
         errors: dict[int, list[str]] = {}
         for index, code in enumerate(value):
             try:
@@ -101,9 +101,13 @@ class CardList(fields.Field):  # type: ignore[type-arg]
             except RulesError as exc:
                 errors[index] = [CodedMessage(exc.message, exc.code)]
                 continue
-            if card in cards:
-                errors[index] = [CodedMessage(f"{card} appears twice", "duplicate-card")]
-            cards[card] = None
+            if card in cards:  # named at both places
+                first = cards[card]
+                message = CodedMessage(f"{card} appears twice, at {first} and {index}", "duplicate-card")
+                errors.setdefault(first, []).append(message)
+                errors[index] = [message]
+            else:
+                cards[card] = index
         if errors:
             raise ValidationError(errors)
         return tuple(cards)

@@ -55,7 +55,8 @@ class Problem(Exception):
 
 
 def from_rules_error(exc: RulesError) -> Problem:
-    extra: dict[str, Any] = {"errors": {exc.field or "body": [exc.message]}}
+    places = exc.details.get("places") or [exc.field or "body"]  # a card in two places: both of them
+    extra: dict[str, Any] = {"errors": {place: [exc.message] for place in places}}
     if isinstance(exc, MoveError):
         options = exc.details.get("options")
         extra["options"] = captures_json(options)["options"] if isinstance(options, Captures) else []

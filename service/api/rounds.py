@@ -28,6 +28,8 @@ from .operations import Operation, operation
 from .render import breakdown_json, verdicts_json
 from .sealing import Sealer
 
+RIGHT, WRONG, UNJUDGED = schemas.CLAIM_VERDICTS
+
 bp = Blueprint("rounds", __name__)
 _OVER = Phase.OVER  # an Enum class attribute costs a hook call on Python 3.11: read once
 
@@ -199,11 +201,18 @@ def replay() -> Response:
     if refused:
         metrics.illegal_move(refused)
     if "claimed" in data:
-        if breakdown is None:
-            claim = {"valid": False, "reason": "the record does not reach the end of the round", "discrepancies": []}
+        if breakdown is None:  # no score to compare the claim with: neither right nor wrong
+            stop = "stops at an illegal move" if refused else "ends"
+            claim: dict[str, Any] = {
+                "verdict": UNJUDGED,
+                "valid": None,
+                "reason": f"the record {stop} before the end of the round, so the round has no score yet",
+                "discrepancies": [],
+            }
         else:
             found = compare_breakdown(breakdown, data["claimed"])
-            claim = {"valid": not found, "discrepancies": [d.to_json() for d in found]}
-        metrics.claim("replay", bool(claim["valid"]))
+            verdict = WRONG if found else RIGHT
+            claim = {"verdict": verdict, "valid": not found, "discrepancies": [d.to_json() for d in found]}
+        metrics.claim("replay", claim["valid"])
         out["claim"] = claim
     return answer(out)

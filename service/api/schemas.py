@@ -420,9 +420,23 @@ class MoveVerdictOut(Schema):
     )
 
 
+CLAIM_VERDICTS = ("right", "wrong", "cannot-be-judged")
+
+
 class ClaimVerdict(Schema):
-    valid = fields.Boolean(required=True)
-    reason = fields.String()
+    verdict = fields.String(
+        required=True,
+        validate=validate.OneOf(CLAIM_VERDICTS),
+        metadata={
+            "description": "right: the claim equals the breakdown; wrong: it differs (see discrepancies); "
+            "cannot-be-judged: the record stops before the end of the round, so there is no breakdown to "
+            "compare with (see reason)."
+        },
+    )
+    valid = fields.Boolean(
+        required=True, allow_none=True, metadata={"description": "verdict is right; null when it cannot be judged."}
+    )
+    reason = fields.String(metadata={"description": "Why the claim cannot be judged."})
     discrepancies = fields.List(fields.Nested(ScoreDiscrepancy), required=True)
 
 

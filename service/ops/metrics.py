@@ -43,8 +43,9 @@ def token_rejected(reason: str) -> None:
     TOKENS_REJECTED.labels(reason).inc()
 
 
-def claim(kind: str, accepted: bool) -> None:
-    CLAIMS.labels(kind, "accepted" if accepted else "rejected").inc()
+def claim(kind: str, accepted: bool | None) -> None:
+    """One claim judged: accepted, rejected, or (None) one that cannot be judged."""
+    CLAIMS.labels(kind, "unjudged" if accepted is None else "accepted" if accepted else "rejected").inc()
 
 
 _CHILDREN: dict[tuple[str, int], tuple[Any, Any]] = {}  # labels() is a locked lookup: once per pair

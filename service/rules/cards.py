@@ -144,18 +144,22 @@ def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Ca
         return found
     if not isinstance(values, list | tuple):
         raise InvalidCard(f"{where} must be a list of card codes", field=where)
-    cards: list[Card] = []
-    seen: set[Card] = set()
+    seen: dict[Card, int] = {}
     for i, value in enumerate(values):
         try:
             card = card_of(value)
         except InvalidCard as exc:
             raise InvalidCard(f"{where}[{i}]: {exc.message}", field=f"{where}.{i}", card=value) from None
         if card in seen:
-            raise DuplicateCard(f"{where}[{i}]: {card} appears twice", field=f"{where}.{i}", card=card.code)
-        seen.add(card)
-        cards.append(card)
-    return tuple(cards)
+            first = seen[card]
+            raise DuplicateCard(
+                f"{where}[{i}]: {card} appears twice, at {where}[{first}] and {where}[{i}]",
+                field=f"{where}.{i}",
+                card=card.code,
+                places=[f"{where}.{first}", f"{where}.{i}"],
+            )
+        seen[card] = i
+    return tuple(seen)
 
 
 def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
@@ -167,7 +171,12 @@ def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
     for name, cards in groups:
         for card in cards:
             if card in where:
-                raise DuplicateCard(f"{card} is both in {where[card]} and in {name}", field=name, card=card.code)
+                raise DuplicateCard(
+                    f"{card} is both in {where[card]} and in {name}",
+                    field=name,
+                    card=card.code,
+                    places=[where[card], name],
+                )
             where[card] = name
 
 

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from .errors import InvalidScores, MatchAlreadyOver
 from .profiles import MAX_TARGET, Rules, RulesLike
-from .scoring import most_points
+from .scoring import MAX_SWEEPS, most_points
 
 # Before a round, no score is at the target unless the leaders tied there (docs/rules.md §8): ten times the
 # highest target leaves room for any run of tiebreak rounds a table will play.
@@ -92,6 +92,18 @@ def _check(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> 
         for i, value in enumerate(values):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
                 raise InvalidScores(f"{name}[{i}] must be a whole number from 0 to {most}", field=f"{name}.{i}")
+    if not any(round_points):
+        raise InvalidScores(
+            "every round gives the seven of diamonds' point to some side, so round_points cannot all be 0 "
+            "(docs/rules.md §10.19)",
+            field="round_points",
+        )
+    if sum(round_points) > most_points(rules):
+        raise InvalidScores(
+            f"round_points add up to {sum(round_points)}; a round gives at most {most_points(rules)}: each "
+            f"category's point to one side, and at most {MAX_SWEEPS} sweeps in all (docs/rules.md §10.19)",
+            field="round_points",
+        )
     if rules.target is None and any(scores):
         raise InvalidScores(
             f"without a target a {rules.profile.id} match is a single round: scores before it are all 0",

@@ -13,7 +13,11 @@ from .errors import InvalidCounts
 from .profiles import CATEGORIES, Rules, RulesLike
 
 TOTALS = {"cards": len(DECK), "diamonds": 10, "sevens": 4, "sixes": 4}
-MAX_SWEEPS = TOTALS["cards"] // 2  # a sweep takes the played card and at least one more
+# A round has 36 plays (every card but the 4 of the first table). After a sweep the table is empty,
+# so the next play lays its card and cannot sweep, and the last play never sweeps: at most every
+# other play of the first 35 sweeps, 18 in a round, all sides together (docs/rules.md §10.17).
+PLAYS = len(DECK) - 4
+MAX_SWEEPS = PLAYS // 2
 COUNT_FIELDS = ("cards", "diamonds", "sevens", "sixes", "sweeps")  # none may be negative
 _totalled = attrgetter(*TOTALS)
 _counts = attrgetter(*COUNT_FIELDS)
@@ -104,8 +108,8 @@ class Discrepancy:
 
 
 def most_points(rules: Rules) -> int:
-    """The most points one side can make in a round of ``rules``: one per category but sweeps, and
-    one per sweep."""
+    """The most points a round of ``rules`` gives, to one side or to all sides together: each
+    category's point goes to one side at most, and the round makes at most MAX_SWEEPS sweeps."""
     return sum(rules.scores(c) for c in CATEGORIES if c != "sweeps") + MAX_SWEEPS * rules.scores("sweeps")
 
 
@@ -118,10 +122,18 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
     if len(tallies) not in profile.side_counts():
         allowed = " or ".join(map(str, profile.side_counts()))
         raise InvalidCounts(f"{profile.id} is scored for {allowed} sides, not {len(tallies)}", field="sides")
+    # A card in two piles first: naming it and both places says more than the totals it upsets.
+    check_disjoint([(f"sides.{s}.captured", t.pile) for s, t in enumerate(tallies) if t.pile is not None])
     for side, t in enumerate(tallies):
         if min(_counts(t)) < 0:
             name = next(name for name, count in zip(COUNT_FIELDS, _counts(t), strict=True) if count < 0)
             raise InvalidCounts(f"side {side}: {name} cannot be negative", field=f"sides.{side}.{name}")
+        if t.cards == 1:
+            raise InvalidCounts(
+                f"side {side} captured 1 card: every capture takes the card played and at least one more "
+                "(docs/rules.md §10.18)",
+                field=f"sides.{side}.{'cards' if t.pile is None else 'captured'}",
+            )
         if t.sweeps > t.cards // 2:
             raise InvalidCounts(
                 f"side {side}: {t.sweeps} sweeps need at least {2 * t.sweeps} captured cards, not {t.cards}",
@@ -137,7 +149,14 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
     for (name, total), got in zip(TOTALS.items(), sums, strict=True):
         if got != total:
             raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
-    check_disjoint([(f"sides.{s}.captured", t.pile) for s, t in enumerate(tallies) if t.pile is not None])
+    swept = sum(t.sweeps for t in tallies)
+    if swept > MAX_SWEEPS:
+        raise InvalidCounts(
+            f"the sides' sweeps add up to {swept}; a round makes at most {MAX_SWEEPS}: no play right after a "
+            "sweep can sweep, and the last play never does (docs/rules.md §10.17)",
+            field="sides",
+            category="sweeps",
+        )
     holders = sum(t.seven_of_diamonds for t in tallies)
     if holders != 1:
         raise InvalidCounts(f"exactly one side holds 7D, not {holders}", field="sides", category="seven_of_diamonds")

@@ -14,8 +14,8 @@ from itertools import chain
 from typing import Any, Final
 
 from .captures import HAND_SIZE
-from .cards import DECK, Card, distinct_cards, parse_cards
-from .errors import BadState, RulesError
+from .cards import DECK, Card, Rank, distinct_cards, parse_cards
+from .errors import BadState, DuplicateCard, RulesError
 from .profiles import PLAIN_RULES, Rules
 
 TABLE_SIZE = 4
@@ -210,14 +210,36 @@ def validate(state: RoundState) -> None:
     for side, (count, pile) in enumerate(zip(state.sweeps, state.piles, strict=True)):
         if count < 0:
             raise BadState("a sweep count cannot be negative", field=f"state.sweeps.{side}")
+        if len(pile) == 1:
+            raise BadState(
+                f"pile {side} holds 1 card: every capture takes the card played and at least one more "
+                "(docs/rules.md §10.18)",
+                field=f"state.piles.{side}",
+            )
         if count > len(pile) // 2:
             raise BadState(
                 f"side {side} has {count} sweeps but its pile of {len(pile)} cards holds at most "
                 f"{len(pile) // 2} captures",
                 field=f"state.sweeps.{side}",
             )
+    _check_sweeps_in_all(state)
     _check_last_capturer(state)
     _PHASE_CHECKS[state.phase](state)
+
+
+def _check_sweeps_in_all(state: RoundState) -> None:
+    """No play right after a sweep can sweep (it finds the table empty) and the last play never
+    does: of the plays made so far, at most every other one swept (docs/rules.md §10.17)."""
+    swept = sum(state.sweeps)
+    if swept:
+        plays = len(DECK) - TABLE_SIZE - len(state.stock) - sum(map(len, state.hands))  # at most this many
+        most = plays // 2 if state.phase is Phase.OVER else (plays + 1) // 2
+        if swept > most:
+            raise BadState(
+                f"the sides' sweeps add up to {swept}, more than the {most} that {plays} plays can make: no play "
+                "right after a sweep sweeps, and the last play never does",
+                field="state.sweeps",
+            )
 
 
 def _check_conservation(state: RoundState) -> None:
@@ -234,7 +256,12 @@ def _check_conservation(state: RoundState) -> None:
     for name, cards in places:
         for card in cards:
             if card in where:
-                raise BadState(f"{card} is both in {where[card]} and in {name}", field=name, card=card.code)
+                raise DuplicateCard(
+                    f"{card} is both in {where[card]} and in {name}",
+                    field=name,
+                    card=card.code,
+                    places=[where[card], name],
+                )
             where[card] = name
     if len(where) != len(DECK):
         missing = [c.code for c in DECK if c not in where]
@@ -287,10 +314,30 @@ def _check_play(state: RoundState) -> None:
             f"{per_refill} at a time, so it holds a multiple of {per_refill}",
             field="state.stock",
         )
-    fresh = sizes.count(HAND_SIZE) == len(sizes) and not any(state.piles) and len(state.table) == TABLE_SIZE
+    ranks = [card.rank for card in state.table]
+    if len(set(ranks)) != len(ranks):
+        _check_values_dealt_together(state, ranks)
+
+
+def _check_values_dealt_together(state: RoundState, ranks: list[Rank]) -> None:
+    """A card laid where its value lies must take it (docs/rules.md §4.1, §4.3), so two table cards
+    of one value were both dealt to the table, and have lain there since the deal (§10.20)."""
+    together = " ".join(card.code for card in state.table if ranks.count(card.rank) > 1)
+    why = (
+        "a card played where its value lies must take it, so cards of one value lie together only as "
+        "dealt (docs/rules.md §10.20)"
+    )
+    if sum(1 for rank in ranks if ranks.count(rank) > 1) > TABLE_SIZE:
+        raise BadState(f"the table shows {together}: {why}, and the deal lays {TABLE_SIZE} cards", field="state.table")
+    if any(state.sweeps):
+        raise BadState(f"the table shows {together} after a sweep emptied it: {why}", field="state.table")
     redeal = state.rules.profile.redeal
-    if fresh and len(state.stock) == len(DECK) - per_refill - TABLE_SIZE and redeal and redeal.applies(state.table):
-        raise BadState("this deal must be dealt again (its table calls for a redeal)", field="state.table")
+    if redeal is not None and redeal.applies(state.table):
+        raise BadState(
+            f"the table shows {together}: {why}, and a deal that lays them is void, dealt again before anyone "
+            "plays (docs/rules.md §3.4, §10.20)",
+            field="state.table",
+        )
 
 
 def _check_redeal(state: RoundState) -> None:
