@@ -22,9 +22,51 @@ import pytest
 from bench.report import children as children
 from bench.report import free_port as free_port
 from bench.report import send as send
+from service.rules import DECK
 
 ROOT = Path(__file__).resolve().parents[1]
 CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
+
+
+def state_json(
+    *,
+    rules: Any = "chkobba",
+    players: int = 2,
+    dealer: int = 0,
+    phase: str = "play",
+    turn: int | None = 1,
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str],
+    stock: Sequence[str] | None = None,
+    piles: Sequence[Sequence[str]] | None = None,
+    sweeps: Sequence[int] | None = None,
+    last_capturer: int | None = None,
+) -> dict[str, Any]:
+    """A round state in its JSON form (openapi.yaml "RoundState"), from card codes.
+
+    By default: chkobba, two players, dealer 0, phase play, seat 1 to move, empty piles, no sweeps, no
+    last capturer, and a stock of every card not placed elsewhere, in the canonical order (``DECK``).
+    Any field can be given, ``stock`` too (then no card is added anywhere: the state need not be valid).
+    Every list is a fresh copy, so a test may change the state without touching what it was built from.
+    """
+    sides = 2 if players == 4 else players
+    piles = [list(p) for p in piles] if piles is not None else [[] for _ in range(sides)]
+    if stock is None:
+        used = {c for group in (*hands, table, *piles) for c in group}
+        stock = [c.code for c in DECK if c.code not in used]
+    return {
+        "rules": rules,
+        "players": players,
+        "dealer": dealer,
+        "phase": phase,
+        "turn": turn,
+        "hands": [list(h) for h in hands],
+        "table": list(table),
+        "stock": list(stock),
+        "piles": piles,
+        "sweeps": list(sweeps) if sweeps is not None else [0] * sides,
+        "last_capturer": last_capturer,
+    }
 
 
 def strings_in(value: Any) -> set[str]:

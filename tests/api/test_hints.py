@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..support import strings_in
+from ..support import state_json, strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
 
 MOVE_KEYS = {"move", "score", "reasons"}
@@ -206,19 +206,7 @@ HUGE_HANDS = [["KD", "QH", "QS"], ["KH", "KS", "KC"], ["JD", "JH", "JS"], ["JC",
 
 def huge_state() -> dict[str, Any]:
     faces = {c for hand in HUGE_HANDS for c in hand}
-    return {
-        "rules": "chkobba",
-        "players": 4,
-        "dealer": 0,
-        "phase": "play",
-        "turn": 1,
-        "hands": HUGE_HANDS,
-        "table": [c for c in CANONICAL if c not in faces],
-        "stock": [],
-        "piles": [[], []],
-        "sweeps": [0, 0],
-        "last_capturer": None,
-    }
+    return state_json(players=4, hands=HUGE_HANDS, table=[c for c in CANONICAL if c not in faces], stock=[])
 
 
 def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_search(client):

@@ -10,22 +10,11 @@ import copy
 
 import pytest
 
-from ..support import strings_in
+from ..support import state_json, strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
 
-STATE = {  # chkobba, 2 players, dealer 0, dealt from CANONICAL with the cutter (seat 1) keeping AD
-    "rules": "chkobba",
-    "players": 2,
-    "dealer": 0,
-    "phase": "play",
-    "turn": 1,
-    "hands": [["4D", "5D", "6D"], ["AD", "2D", "3D"]],
-    "table": ["7D", "JD", "QD", "KD"],
-    "stock": CANONICAL[10:],
-    "piles": [[], []],
-    "sweeps": [0, 0],
-    "last_capturer": None,
-}
+# chkobba, 2 players, dealer 0, dealt from CANONICAL with the cutter (seat 1) keeping AD: stock CANONICAL[10:].
+STATE = state_json(hands=[["4D", "5D", "6D"], ["AD", "2D", "3D"]], table=["7D", "JD", "QD", "KD"])
 PUBLIC = {
     "rules": "chkobba",
     "players": 2,

@@ -46,6 +46,8 @@ from service.strategy.budget import Meter
 from service.strategy.heuristic import Heuristic
 from service.strategy.knowledge import legal_plays
 
+from ..support import state_json
+
 CODES = [c.code for c in DECK]
 # Every profile and player count (docs/rules.md §2).
 SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
@@ -73,21 +75,17 @@ def state_of(
         extra = [c.code for c in rest]
     piles[0] += extra[0::2]
     piles[1] += extra[1::2]
-    last_capturer = 0 if piles[0] else 1 if piles[1] else None
     return RoundState.from_json(
-        {
-            "rules": rules,
-            "players": 2,
-            "dealer": dealer,
-            "phase": "play",
-            "turn": (dealer + 1) % 2 if len(hands[(dealer + 1) % 2]) >= len(hands[dealer]) else dealer,
-            "hands": hands,
-            "table": table,
-            "stock": stock,
-            "piles": piles,
-            "sweeps": [0, 0],
-            "last_capturer": last_capturer,
-        }
+        state_json(
+            rules=rules,
+            dealer=dealer,
+            turn=(dealer + 1) % 2 if len(hands[(dealer + 1) % 2]) >= len(hands[dealer]) else dealer,
+            hands=hands,
+            table=table,
+            stock=stock,
+            piles=piles,
+            last_capturer=0 if piles[0] else 1 if piles[1] else None,
+        )
     )
 
 

@@ -34,6 +34,8 @@ from service.rules import (
     seeded_deck,
 )
 
+from ..support import state_json
+
 CODES = [c.code for c in DECK]
 
 
@@ -46,26 +48,20 @@ def hands_of(state: RoundState) -> list[list[str]]:
 
 
 def state_of(
-    *, hands: list[list[str]], table: list[str], stock: list[str], piles: list[list[str]], **fields: Any
+    *,
+    hands: list[list[str]],
+    table: list[str],
+    stock: list[str],
+    piles: list[list[str]],
+    turn: int = 1,
+    last_capturer: int = 0,
 ) -> RoundState:
     """A chkobba two-player state, dealer 0 (seat 1 leads), from card codes; unplaced cards join pile 0."""
     placed = {c for group in (*hands, table, stock, *piles) for c in group}
     piles = [piles[0] + [c for c in CODES if c not in placed], *piles[1:]]
-    data = {
-        "rules": "chkobba",
-        "players": 2,
-        "dealer": 0,
-        "phase": "play",
-        "turn": 1,
-        "hands": hands,
-        "table": table,
-        "stock": stock,
-        "piles": piles,
-        "sweeps": [0, 0],
-        "last_capturer": 0,
-        **fields,
-    }
-    return RoundState.from_json(data)
+    return RoundState.from_json(
+        state_json(hands=hands, table=table, stock=stock, piles=piles, turn=turn, last_capturer=last_capturer)
+    )
 
 
 # Dealing (docs/rules.md §3): blocks of 3 per seat in playing order from dealer+1, then 4 to the table.

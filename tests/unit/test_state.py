@@ -7,45 +7,15 @@ import pytest
 
 from service.rules import DECK, BadState, InvalidCard, InvalidOption, RoundState, RulesError, UnknownProfile
 
+from ..support import state_json
+
 CODES = [c.code for c in DECK]
 
 
-def build(
-    *,
-    rules: Any = "chkobba",
-    players: int = 2,
-    dealer: int = 0,
-    phase: str = "play",
-    turn: int | None = 1,
-    hands: list[list[str]],
-    table: list[str],
-    piles: list[list[str]] | None = None,
-    sweeps: list[int] | None = None,
-    last_capturer: int | None = None,
-) -> dict[str, Any]:
-    """A state in JSON form whose stock is every card not placed elsewhere, in canonical order."""
-    sides = 2 if players == 4 else players
-    piles = piles if piles is not None else [[] for _ in range(sides)]
-    used = {c for group in (*hands, table, *piles) for c in group}
-    return {
-        "rules": rules,
-        "players": players,
-        "dealer": dealer,
-        "phase": phase,
-        "turn": turn,
-        "hands": hands,
-        "table": table,
-        "stock": [c for c in CODES if c not in used],
-        "piles": piles,
-        "sweeps": sweeps if sweeps is not None else [0] * sides,
-        "last_capturer": last_capturer,
-    }
-
-
 # chkobba, two players, dealer 0: seat 1 leads. A fresh deal, seat 1 to play; stock 30.
-FRESH = build(hands=[["AD", "2D", "3D"], ["4D", "5D", "6D"]], table=["7H", "JH", "QH", "KH"])
+FRESH = state_json(hands=[["AD", "2D", "3D"], ["4D", "5D", "6D"]], table=["7H", "JH", "QH", "KH"])
 # Later in the round: 15 cards captured, stock 18; seat 1 has played, seat 0 to play.
-MID = build(
+MID = state_json(
     turn=0,
     hands=[["3S", "4S", "5S"], ["AS", "2S"]],
     table=["7H", "JH"],
@@ -53,14 +23,15 @@ MID = build(
     sweeps=[1, 0],
     last_capturer=1,
 )
-OVER = build(phase="over", turn=None, hands=[[], []], table=[], piles=[CODES[:22], CODES[22:]], sweeps=[2, 1])
-OVER["last_capturer"] = 0
-CUT = build(phase="cut", turn=1, hands=[[], []], table=[])
-REDEAL = build(
+OVER = state_json(
+    phase="over", turn=None, hands=[[], []], table=[], piles=[CODES[:22], CODES[22:]], sweeps=[2, 1], last_capturer=0
+)
+CUT = state_json(phase="cut", turn=1, hands=[[], []], table=[])
+REDEAL = state_json(
     phase="redeal", turn=None, hands=[["AD", "2D", "3D"], ["4D", "6D", "7D"]], table=["5D", "5H", "5S", "KC"]
 )
 # Four players, dealer 2: playing order 3, 0, 1, 2. Seats 3 and 0 have played this hand: seat 1 to play.
-FOUR = build(
+FOUR = state_json(
     players=4,
     dealer=2,
     turn=1,
@@ -273,8 +244,9 @@ def test_redeal_phase_needs_a_table_calling_for_it() -> None:
 def test_chkobba_crp_redeal_needs_three_kings() -> None:
     # Three fives call for a redeal in chkobba but not in chkobba-crp (docs/rules.md §3).
     assert rejected(changed(REDEAL, rules="chkobba-crp")).field == "state.phase"
-    kings = changed(REDEAL, rules="chkobba-crp", table=["KD", "KH", "KS", "5D"])
-    kings["stock"] = [c for c in CODES if c not in {"AD", "2D", "3D", "4D", "6D", "7D", "KD", "KH", "KS", "5D"}]
+    kings = state_json(
+        rules="chkobba-crp", phase="redeal", turn=None, hands=REDEAL["hands"], table=["KD", "KH", "KS", "5D"]
+    )
     assert RoundState.from_json(kings).to_json() == kings
 
 
