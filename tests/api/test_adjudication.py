@@ -395,7 +395,7 @@ def test_decide_targets_reported(client):
 
 def test_decide_after_a_winner_is_match_over(client):
     problem(decide(client, "chkobba", [21, 10], [1, 1]), 422, "match-over")
-    problem(decide(client, "chkobba", [23, 21], [0, 0], claimed={"outcome": "won", "winner": 0}), 422, "match-over")
+    problem(decide(client, "chkobba", [23, 21], [0, 1], claimed={"outcome": "won", "winner": 0}), 422, "match-over")
 
 
 def test_decide_after_a_tie_at_the_target_plays_on(client):

@@ -207,8 +207,9 @@ def test_the_maxima_themselves_are_taken(client: Any) -> None:
 
 
 def test_round_points_above_what_the_profile_gives_are_invalid_scores(client: Any) -> None:
-    """24 points (4 categories and 20 sweeps) is chkobba's most; scopa scores no sevens: 23."""
-    body = {**MATCH, "rules": "scopa", "scores": [0, 0], "round_points": [24, 0]}
+    """22 points (4 categories and 18 sweeps, docs/rules.md §10.17) is chkobba's most, which the schema
+    allows; scopa scores no sevens: 21."""
+    body = {**MATCH, "rules": "scopa", "scores": [0, 0], "round_points": [22, 0]}
     assert "round_points.0" in problem(client.post("/v1/match-decisions", json=body), 422, "invalid-scores")["errors"]
 
 

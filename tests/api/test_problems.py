@@ -446,8 +446,6 @@ def tampered(state, change):
 
 
 BAD_STATES = {
-    "card-in-hand-and-stock": (lambda s: s["stock"].__setitem__(0, s["hands"][0][0]), "state.stock"),
-    "card-in-table-and-pile": (lambda s: s["piles"][0].append(s["table"][0]), "state.piles.0"),
     "card-missing": (lambda s: s["stock"].pop(), "state"),
     "turn-wrong": (lambda s: s.__setitem__("turn", 0), "state.turn"),
     "turn-null-in-play": (lambda s: s.__setitem__("turn", None), "state.turn"),
@@ -477,9 +475,29 @@ def test_bad_state_is_a_422(client, fresh_state, case):
         assert field in found["errors"], found["errors"]
 
 
+DUPLICATES = {
+    "card-in-hand-and-stock": (lambda s: s["stock"].__setitem__(0, s["hands"][0][0]), ["state.hands.0", "state.stock"]),
+    "card-in-table-and-pile": (lambda s: s["piles"][0].append(s["table"][0]), ["state.table", "state.piles.0"]),
+}
+
+
+@pytest.mark.parametrize("case", list(DUPLICATES))
+def test_a_card_in_two_places_of_a_state_is_a_duplicate_naming_both(client, fresh_state, case):
+    """docs/rules.md §10.21: the card and both field paths, in the detail and in errors."""
+    change, places = DUPLICATES[case]
+    state = tampered(fresh_state, change)
+    found = problem(
+        client.post("/v1/rounds/play", json={"state": state, "move": {"card": "QH"}}), 422, "duplicate-card"
+    )
+    assert list(found["errors"]) == places
+    assert all(place in found["detail"] for place in places)
+
+
 def test_bad_state_duplicate_between_a_hand_and_the_stock(client, fresh_state):
     state = tampered(fresh_state, lambda s: s["stock"].__setitem__(0, s["hands"][0][0]))
-    found = problem(client.post("/v1/rounds/play", json={"state": state, "move": {"card": "QH"}}), 422, "bad-state")
+    found = problem(
+        client.post("/v1/rounds/play", json={"state": state, "move": {"card": "QH"}}), 422, "duplicate-card"
+    )
     assert "7C" in found["detail"]
 
 
@@ -493,7 +511,7 @@ def test_bad_state_hand_of_four(client, fresh_state):
 
 def test_bad_state_is_checked_before_the_move(client, fresh_state):
     """Even a move that would be legal, or one by the wrong seat, gets the bad-state problem first."""
-    state = tampered(fresh_state, lambda s: s["stock"].__setitem__(0, s["hands"][0][0]))
+    state = tampered(fresh_state, lambda s: s.__setitem__("turn", 0))
     problem(client.post("/v1/rounds/play", json={"state": state, "move": {"card": "7C", "seat": 0}}), 422, "bad-state")
 
 

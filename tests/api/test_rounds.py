@@ -615,12 +615,12 @@ def test_replay_without_the_cut_stops_on_a_card(client, rounds):
 def test_replay_with_a_claim(client, rounds):
     record = rounds["chkobba-2"]
     good = ok(replay(client, **replay_request(record, claimed=record.breakdown)))
-    assert good["claim"] == {"valid": True, "discrepancies": []}
+    assert good["claim"] == {"verdict": "right", "valid": True, "discrepancies": []}
     wrong = copy.deepcopy(record.breakdown)
     wrong[0]["total"] += 1
     bad = ok(replay(client, **replay_request(record, claimed=wrong)))
     assert bad["valid"] is True  # the moves are legal; the claim is not
-    assert bad["claim"]["valid"] is False
+    assert (bad["claim"]["verdict"], bad["claim"]["valid"]) == ("wrong", False)
     assert bad["claim"]["discrepancies"] == [
         {"side": 0, "category": "total", "claimed": wrong[0]["total"], "expected": record.breakdown[0]["total"]}
     ]
@@ -632,7 +632,23 @@ def test_replay_of_an_incomplete_record(client, rounds):
     assert body["valid"] is True and body["complete"] is False and body["first_illegal"] is None
     assert body["state"] == record.states[5]
     assert body["breakdown"] is None
-    assert body["claim"]["valid"] is False
+    # docs/rules.md §10.14: neither right nor wrong, and never confused with a wrong claim.
+    assert body["claim"] == {
+        "verdict": "cannot-be-judged",
+        "valid": None,
+        "reason": "the record ends before the end of the round, so the round has no score yet",
+        "discrepancies": [],
+    }
+
+
+def test_a_claim_on_a_record_stopped_by_an_illegal_move_cannot_be_judged(client, rounds):
+    record = rounds["chkobba-2"]
+    at = first_capture_index(record)
+    moves = [*record.moves[:at], {"card": record.moves[at]["card"], "capture": []}]
+    body = ok(replay(client, **replay_request(record, moves, claimed=record.breakdown)))
+    assert body["first_illegal"] == at
+    assert body["claim"]["verdict"] == "cannot-be-judged" and body["claim"]["valid"] is None
+    assert "illegal move" in body["claim"]["reason"]
 
 
 def first_capture_index(record: Round) -> int:

@@ -171,7 +171,7 @@ def test_a_bad_state_is_bad_state(client):
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        (lambda s: s["hands"][0].append("7H"), "bad-state"),  # 7H also lies in the stock
+        (lambda s: s["hands"][0].append("7H"), "duplicate-card"),  # 7H also lies in the stock
         (lambda s: s.update(turn=0), "bad-state"),  # the cutter (seat 1) leads
         (lambda s: s.update(phase="nope"), "validation-error"),
         (lambda s: s.update(players=3), "bad-state"),

@@ -27,6 +27,7 @@ from service.rules import (
     Rules,
     Tally,
     deal_round,
+    decide_match,
     legal_moves,
     play,
     replay_round,
@@ -267,6 +268,18 @@ def test_random_round_obeys_the_rules(profile: str, players: int, data: st.DataO
     for category in ("cards", "diamonds", "sevens", "primiera"):
         assert sum(row[category] for row in breakdown) in (0, 1)
     assert sum(row["seven_of_diamonds"] for row in breakdown) == 1
+
+    # Nothing real is refused (docs/rules.md §10.17-10.19): the piles as scored piles, and the round's
+    # points as a match's next round, from scores of 0 and from scores short of the target.
+    by_piles = score_round(
+        Rules.of(spec), [Tally.of_pile(p, n) for p, n in zip(state.piles, state.sweeps, strict=True)], last_capturer
+    )
+    assert [s.to_json() for s in by_piles] == expected
+    points = [row["total"] for row in expected]
+    assert decide_match(spec, [0] * sides, points).scores == tuple(points)
+    target = Rules.of(spec).target
+    if target is not None:
+        decide_match(spec, [target - 1] * sides, points)
 
     # The same score from counts alone (openapi.yaml scoreRound), when primiera does not need the piles.
     if not options.get("primiera"):

@@ -52,7 +52,7 @@ def test_tie_for_the_highest_total_at_the_target_is_a_tiebreak() -> None:
 def test_tiebreak_round_decides_or_ties_again() -> None:
     assert decide(CHKOBBA, [21, 21], [1, 0]) == ([22, 21], "won", 0)
     assert decide(CHKOBBA, [21, 21], [2, 2]) == ([23, 23], "tiebreak", None)
-    assert decide(CHKOBBA, [21, 21], [0, 0]) == ([21, 21], "tiebreak", None)
+    assert decide(CHKOBBA, [21, 21], [0, 1]) == ([21, 22], "won", 1)
 
 
 def test_three_sides_tie_at_the_top_is_a_tiebreak() -> None:
@@ -85,7 +85,7 @@ def test_scopa_is_one_round_with_more_points_winning() -> None:
 
 def test_scopa_equal_points_is_a_draw() -> None:
     assert decide(SCOPA, [0, 0], [3, 3]) == ([3, 3], "draw", None)
-    assert decide(SCOPA, [0, 0], [0, 0]) == ([0, 0], "draw", None)
+    assert decide(SCOPA, [0, 0], [1, 1]) == ([1, 1], "draw", None)
 
 
 def test_scopa_without_a_target_needs_zero_scores_before_the_round() -> None:

@@ -5,7 +5,16 @@ from typing import Any
 
 import pytest
 
-from service.rules import DECK, BadState, InvalidCard, InvalidOption, RoundState, RulesError, UnknownProfile
+from service.rules import (
+    DECK,
+    BadState,
+    DuplicateCard,
+    InvalidCard,
+    InvalidOption,
+    RoundState,
+    RulesError,
+    UnknownProfile,
+)
 
 from ..support import state_json
 
@@ -72,21 +81,25 @@ def test_fixtures_have_the_expected_stock_sizes() -> None:
 # docs/rules.md §9: every card in exactly one place.
 
 
-def test_duplicate_card_is_a_bad_state() -> None:
+def test_a_card_in_two_places_is_a_duplicate_naming_both() -> None:
+    """docs/rules.md §10.21."""
     data = changed(FRESH, table=["7H", "JH", "QH", "KH", "AD"])
-    error = rejected(data)
-    assert error.code == "bad-state"
+    error = rejected(data, DuplicateCard)
+    assert error.code == "duplicate-card"
     assert error.field == "state.table"
     assert error.details["card"] == "AD"
-    assert "state.hands.0" in error.message
+    assert error.details["places"] == ["state.hands.0", "state.table"]
+    assert "state.hands.0" in error.message and "state.table" in error.message
 
 
-def test_duplicate_card_between_pile_and_stock_is_a_bad_state() -> None:
+def test_a_card_in_a_pile_and_the_stock_is_a_duplicate_naming_both() -> None:
     data = changed(MID)
     data["piles"][1].append(data["stock"][0])
-    error = rejected(data)
+    error = rejected(data, DuplicateCard)
+    assert error.code == "duplicate-card"
     assert error.field == "state.piles.1"
     assert error.details["card"] == data["stock"][0]
+    assert error.details["places"] == ["state.stock", "state.piles.1"]
 
 
 def test_duplicate_card_within_one_list_is_rejected_naming_the_entry() -> None:
