@@ -91,6 +91,31 @@ def test_a_record_with_an_illegal_move_shows_that_move_and_the_legal_options(ope
     screenshots(page, "referee-review-illegal-en-desktop")
 
 
+def test_a_claim_on_a_record_that_stops_early_cannot_be_judged_and_is_not_shown_wrong(open_page) -> None:
+    """docs/rules.md §10.14: the two legal moves of ILLEGAL_RECORD, with a claimed score, in French."""
+    claimed = [
+        {
+            "side": s,
+            "cards": 0,
+            "diamonds": 0,
+            "sevens": 0,
+            "seven_of_diamonds": 0,
+            "sweeps": 0,
+            "primiera": 0,
+            "total": 0,
+        }
+        for s in (0, 1)
+    ]
+    record = {**ILLEGAL_RECORD, "moves": ILLEGAL_RECORD["moves"][:2], "claimed": claimed}
+    page = ready(open_page("/referee?lang=fr"))
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#check").click()
+    claim = page.locator("section.claim")
+    expect(claim).to_have_class("claim unjudged")
+    expect(claim).to_contain_text("L'annonce ne peut pas être jugée")
+    expect(claim).not_to_contain_text("faux :")
+
+
 def test_an_uploaded_record_is_judged_in_arabic_on_a_phone(open_page, screenshots, tmp_path: Path) -> None:
     record = tmp_path / "round.json"
     record.write_text(json.dumps({"rules": "chkobba", "players": 2, **ILLEGAL_RECORD}), encoding="utf-8")

@@ -94,7 +94,8 @@ export const STRINGS = {
     claim: "The claimed score",
     claimValid: "The claimed score is right.",
     claimInvalid: "The claimed score is wrong:",
-    claimIncomplete: "The claim cannot stand: the record does not reach the end of the round.",
+    claimUnjudged:
+      "The claim cannot be judged: the record stops before the end of the round, so there is no score to compare it with. It is not wrong.",
     discrepancy: "side {side}, {category}: claimed {claimed}, should be {expected}",
     match: "Match",
     scoresAfter: "Scores after this round: {scores}",
@@ -247,7 +248,8 @@ export const STRINGS = {
     claim: "Le décompte annoncé",
     claimValid: "Le décompte annoncé est exact.",
     claimInvalid: "Le décompte annoncé est faux :",
-    claimIncomplete: "L'annonce ne tient pas : le relevé n'atteint pas la fin de la manche.",
+    claimUnjudged:
+      "L'annonce ne peut pas être jugée : le relevé s'arrête avant la fin de la manche, il n'y a donc aucun décompte à lui comparer. Elle n'est pas fausse pour autant.",
     discrepancy: "camp {side}, {category} : annoncé {claimed}, devrait être {expected}",
     match: "Match",
     scoresAfter: "Scores après cette manche : {scores}",
@@ -399,7 +401,7 @@ export const STRINGS = {
     claim: "الحساب المُعلَن",
     claimValid: "الحساب المُعلَن صحيح.",
     claimInvalid: "الحساب المُعلَن خاطئ:",
-    claimIncomplete: "لا يصحّ الإعلان: السجلّ لا يبلغ نهاية الجولة.",
+    claimUnjudged: "لا يمكن الحكم على الإعلان: السجلّ يتوقّف قبل نهاية الجولة، فلا حساب يُقارَن به. وهذا لا يعني أنه خاطئ.",
     discrepancy: "الفريق {side}، {category}: أُعلن {claimed}، والصحيح {expected}",
     match: "المباراة",
     scoresAfter: "النتيجة بعد هذه الجولة: {scores}",

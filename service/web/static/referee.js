@@ -566,12 +566,15 @@ function categoryLabel(code, rs) {
   return localName(names) || tr(`cat_${code}`);
 }
 
+// A claim's verdict (docs/rules.md §10.14): right, wrong, or cannot-be-judged, which is never shown as wrong.
+const CLAIM_TONES = { right: "ok", wrong: "bad", "cannot-be-judged": "unjudged" };
+
 function renderClaim(claim, rs) {
-  const section = el("section", { class: `claim ${claim.valid ? "ok" : "bad"}` }, el("h3", { text: tr("claim") }));
-  if (claim.valid) {
+  const section = el("section", { class: `claim ${CLAIM_TONES[claim.verdict]}` }, el("h3", { text: tr("claim") }));
+  if (claim.verdict === "right") {
     section.append(el("p", { text: tr("claimValid") }));
-  } else if (claim.reason) {
-    section.append(el("p", { text: tr("claimIncomplete") }));
+  } else if (claim.verdict === "cannot-be-judged") {
+    section.append(el("p", { text: tr("claimUnjudged") }));
   } else {
     section.append(el("p", { text: tr("claimInvalid") }));
     const list = el("ul");
