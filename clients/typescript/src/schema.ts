@@ -630,7 +630,14 @@ export interface components {
             expected: number;
         };
         ClaimVerdict: {
-            valid: boolean;
+            /**
+             * @description right: the claim equals the breakdown; wrong: it differs (see discrepancies); cannot-be-judged: the record stops before the end of the round, so there is no breakdown to compare with (see reason).
+             * @enum {string}
+             */
+            verdict: "right" | "wrong" | "cannot-be-judged";
+            /** @description verdict is right; null when it cannot be judged. */
+            valid: boolean | null;
+            /** @description Why the claim cannot be judged. */
             reason?: string;
             discrepancies: components["schemas"]["ScoreDiscrepancy"][];
         };
