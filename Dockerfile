@@ -31,7 +31,7 @@ WORKDIR /app
 COPY gunicorn.conf.py ./
 # The service's code, its contract (service/api/openapi.*) and its pages.
 COPY service ./service
-# The documents the service renders as pages (/rules, /docs/seeded-shuffle), read from /app/docs.
+# The documents the service renders as pages (/rules, /docs/seeded-shuffle): service/web/docs links to them.
 COPY docs/rules.md docs/seeded-shuffle.md ./docs/
 # Byte-compiled now, since the root file system is read-only at run time.
 RUN /opt/venv/bin/python -m compileall -q /app/service

@@ -1,10 +1,9 @@
 """The repository's documents as pages: docs/rules.md at /rules, docs/seeded-shuffle.md at /docs/seeded-shuffle.
 
 The Markdown files are the only text: each page is rendered from its file (markdown-it-py, CommonMark with
-tables, raw HTML off) the first time it is asked for, and kept. The files are read from the checkout's
-docs/ folder, found from this file the way service/api/operational.py finds openapi.yaml: `make run` runs
-the checkout itself, and the image copies docs/rules.md and docs/seeded-shuffle.md to /app/docs beside
-/app/service.
+tables, raw HTML off) the first time it is asked for, and kept. The files are read from service/web/docs,
+whose two entries are links to docs/rules.md and docs/seeded-shuffle.md: one text in the repository, and
+package data that a wheel holds as files (tests/ops/test_wheel.py), as the contract is.
 
 What the rendering adds to the Markdown:
 
@@ -28,7 +27,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(__file__).resolve().parent / "docs"
 
 SECTION_REF = re.compile(r"§(\d+(?:\.\d+)*)")
 SECTION_HEADING = re.compile(r"^(\d+(?:\.\d+)*)\.?\s")

@@ -24,6 +24,7 @@ PACKAGE_DATA = [
     ROOT / "service" / "api" / "openapi.json",
     *sorted((ROOT / "service" / "web" / "pages").glob("*.html")),
     *sorted(p for p in (ROOT / "service" / "web" / "static").iterdir() if p.is_file()),
+    *sorted((ROOT / "service" / "web" / "docs").glob("*.md")),
 ]
 
 
@@ -85,6 +86,8 @@ def test_an_installed_wheel_is_ready_and_serves_its_contract_and_pages(tmp_path:
         assert status == 200 and body == (ROOT / "service" / "api" / "openapi.json").read_bytes()
         status, _, body = server.get("/openapi.yaml")
         assert status == 200 and body == (ROOT / "service" / "api" / "openapi.yaml").read_bytes()
-        for path in ("/docs", "/referee", "/web/referee.js", "/docs/swagger-ui/swagger-ui-bundle.js"):
+        pages = ("/docs", "/referee", "/rules", "/docs/seeded-shuffle", "/web/referee.js")
+        for path in (*pages, "/docs/swagger-ui/swagger-ui-bundle.js"):
             assert server.get(path)[0] == 200, path
+        assert b"seven of diamonds" in server.get("/rules")[2].lower()
     assert list(empty.iterdir()) == []
