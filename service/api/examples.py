@@ -208,6 +208,10 @@ def view() -> dict[str, Example]:
             "summary": "Seat 0's view of a four-player chkobba round: its partner's hand (seat 2) is hidden too",
             "body": {"state": deal_round("chkobba", 4, 3, seed="view", cut="keep")[0].to_json(), "seat": 0},
         },
+        "spectator": {
+            "summary": "No seat: what everyone at the table sees (an arbiter, a broadcast), no hand at all",
+            "body": {"state": deal_round("chkobba", 4, 3, seed="view", cut="keep")[0].to_json()},
+        },
     }
 
 

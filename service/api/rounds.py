@@ -16,6 +16,7 @@ from service.rules import (
     replay_round,
     round_breakdown,
     seat_view,
+    spectator_json,
     validate,
 )
 from service.rules.cards import codes
@@ -107,10 +108,11 @@ def play_round() -> Response:
         "viewRound",
         "post",
         "/v1/rounds/view",
-        "One seat's view of a round",
+        "One seat's view of a round, or a spectator's",
         "What `seat` may know of the round in `state` (or `state_token`): its own hand, the table, the piles "
         "captured in the open, sweeps, whose turn it is, and how many cards each hand and the stock hold. Never "
-        "another hand (a partner's included), the order of the stock, or a cut card another seat drew.",
+        "another hand (a partner's included), the order of the stock, or a cut card another seat drew. Without "
+        "`seat`, `spectator`: what everyone at the table sees (for an arbiter or a broadcast), no hand at all.",
         "rounds",
         schemas.ViewResponse,
         schemas.ViewRequest,
@@ -119,7 +121,10 @@ def play_round() -> Response:
 )
 def view_round() -> Response:
     data = body("view")
-    return answer({"view": seat_view(state_of(data), data["seat"]).to_json()})
+    state = state_of(data)
+    if "seat" not in data:
+        return answer({"spectator": spectator_json(state)})
+    return answer({"view": seat_view(state, data["seat"]).to_json()})
 
 
 def state_of(data: dict[str, Any]) -> RoundState:

@@ -241,7 +241,7 @@ class ViewRequest(OneOfFields):
     variants = {"state": ("PlainViewRequest", ()), "state_token": ("SealedViewRequest", ())}
     state = fields.Nested(RoundStateSchema)
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
-    seat = Seat(required=True)
+    seat = Seat(metadata={"description": "The seat whose view is asked for; leave it out for a spectator's view."})
 
 
 class ReplayRequest(Checked):
@@ -321,21 +321,24 @@ class MatchResponse(Schema):
     discrepancies = fields.List(fields.Nested(DecisionDiscrepancyOut))
 
 
-class SeatViewOut(Schema):
-    seat = fields.Integer(required=True)
-    side = fields.Integer(required=True)
+class SpectatorViewOut(Schema):
     rules = RulesField(required=True)
     players = fields.Integer(required=True)
     dealer = fields.Integer(required=True)
     phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     turn = fields.Integer(required=True, allow_none=True)
-    hand = fields.List(CardField(), required=True, metadata={"description": "This seat's hand, and no other."})
     hand_sizes = fields.List(fields.Integer(), required=True, metadata={"description": "Cards in each seat's hand."})
     table = fields.List(CardField(), required=True)
     stock_size = fields.Integer(required=True, metadata={"description": "Cards left in the stock (not which)."})
     piles = fields.List(fields.List(CardField()), required=True, metadata={"description": "Captured in the open."})
     sweeps = fields.List(fields.Integer(), required=True)
     last_capturer = fields.Integer(required=True, allow_none=True)
+
+
+class SeatViewOut(SpectatorViewOut):
+    seat = fields.Integer(required=True)
+    side = fields.Integer(required=True)
+    hand = fields.List(CardField(), required=True, metadata={"description": "This seat's hand, and no other."})
     cut_card = CardField(metadata={"description": "Phase cut, the cutter's view only: the card drawn."})
 
 
@@ -357,7 +360,11 @@ class DealResponse(Schema):
 
 
 class ViewResponse(Schema):
-    view = fields.Nested(SeatViewOut, required=True)
+    variants: ClassVar[Variants] = {"view": ("SeatViewAnswer", ()), "spectator": ("SpectatorViewAnswer", ())}
+    view = fields.Nested(SeatViewOut, metadata={"description": "With a seat: that seat's view."})
+    spectator = fields.Nested(
+        SpectatorViewOut, metadata={"description": "Without a seat: what everyone at the table sees, no hand at all."}
+    )
 
 
 class RoundEventOut(Schema):
@@ -624,6 +631,15 @@ REQUESTS = {
 }
 
 # The schemas that the contract documents as a oneOf of named variants.
-WITH_VARIANTS = (SideInput, MoveInput, PlayRequest, ViewRequest, HintsRequest, DealResponse, PlayResponse)
+WITH_VARIANTS = (
+    SideInput,
+    MoveInput,
+    PlayRequest,
+    ViewRequest,
+    HintsRequest,
+    DealResponse,
+    PlayResponse,
+    ViewResponse,
+)
 
 __all__ = ["REQUESTS", "WITH_VARIANTS", "CodedMessage"]

@@ -86,14 +86,14 @@ from .round import (
     round_breakdown,
 )
 from .scoring import TOTALS, Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
-from .seat_view import SeatView, seat_view
+from .seat_view import SeatView, seat_view, spectator_json
 from .shuffle import random_deck, seeded_deck
 from .state import Phase, RoundState, validate
 
 __all__ = [
     "CATEGORIES", "DECK", "HAND_SIZE", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS", "SUITS", "TOTALS",
     "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
-    "SeatView", "seat_view",
+    "SeatView", "seat_view", "spectator_json",
     "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
     "InvalidCard", "InvalidCounts", "InvalidInput", "InvalidOption", "InvalidScores", "MatchAlreadyOver",
     "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",

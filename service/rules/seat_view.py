@@ -1,6 +1,7 @@
 """What one seat may know of a round (docs/rules.md §2-§6): its own hand, everything played in the open,
 and the sizes of what is hidden. Never another hand (a partner's included), the order of the stock,
-or a cut card that another seat drew."""
+or a cut card that another seat drew. A spectator (an arbiter, a broadcast) sees what every seat sees
+alike, and no hand at all."""
 
 from __future__ import annotations
 
@@ -35,35 +36,34 @@ class SeatView:
         return views_json(self.state, (self.seat,))[0]
 
 
+def spectator_json(state: RoundState) -> dict[str, Any]:
+    """What every seat sees alike, which is all a spectator sees: the table, the piles and sweeps, the
+    turn, and how many cards each hand and the stock hold."""
+    return {
+        "rules": state.rules.to_json(),
+        "players": state.players,
+        "dealer": state.dealer,
+        "phase": state.phase._value_,  # _value_: .value is a property
+        "turn": state.turn,
+        "hand_sizes": list(map(len, state.hands)),
+        "table": [c.code for c in state.table],
+        "stock_size": len(state.stock),
+        "piles": [[c.code for c in pile] for pile in state.piles],
+        "sweeps": list(state.sweeps),
+        "last_capturer": state.last_capturer,
+    }
+
+
 def views_json(state: RoundState, seats: Iterable[int]) -> list[dict[str, Any]]:
     """``SeatView.to_json`` of each of ``seats`` (valid seats of ``state``): what every seat sees
-    alike (the table, the piles, the sizes of the hands) is rendered once and shared by the views."""
+    alike (``spectator_json``) is rendered once and shared by the views."""
     hands = state.hands
-    rules, phase, turn = state.rules.to_json(), state.phase._value_, state.turn  # _value_: .value is a property
-    hand_sizes = list(map(len, hands))
-    table = [c.code for c in state.table]
-    piles = [[c.code for c in pile] for pile in state.piles]
-    sweeps = list(state.sweeps)
+    shared = spectator_json(state)
     sides = state.rules.profile.seat_sides(state.players)
     views = []
     for seat in seats:
-        data: dict[str, Any] = {
-            "seat": seat,
-            "side": sides[seat],
-            "rules": rules,
-            "players": state.players,
-            "dealer": state.dealer,
-            "phase": phase,
-            "turn": turn,
-            "hand": [c.code for c in hands[seat]],
-            "hand_sizes": hand_sizes,
-            "table": table,
-            "stock_size": len(state.stock),
-            "piles": piles,
-            "sweeps": sweeps,
-            "last_capturer": state.last_capturer,
-        }
-        cut = SeatView(state, seat).cut_card if phase == "cut" else None
+        data: dict[str, Any] = {"seat": seat, "side": sides[seat], "hand": [c.code for c in hands[seat]], **shared}
+        cut = SeatView(state, seat).cut_card if shared["phase"] == "cut" else None
         if cut is not None:
             data["cut_card"] = cut.code
         views.append(data)

@@ -157,8 +157,37 @@ def test_a_seat_that_is_no_seat_is_a_validation_error(client, seat):
     assert "seat" in body["errors"]
 
 
-def test_the_seat_is_required(client):
-    problem(view(client, state=STATE), 422, "validation-error")
+def test_without_a_seat_a_spectator_sees_what_every_seat_sees_and_no_hand(client):
+    body = ok(view(client, state=STATE))
+    assert body == {"spectator": PUBLIC}
+    hidden = {*STATE["hands"][0], *STATE["hands"][1], *STATE["stock"]}
+    assert not hidden & strings_in(body)
+
+
+def test_a_spectator_sees_no_cut_card_and_no_hand_of_four_players(client):
+    cut = ok(client.post("/v1/rounds", json={"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL}))
+    assert not set(CANONICAL) & strings_in(ok(view(client, state=cut["state"])))
+    four = ok(
+        client.post("/v1/rounds", json={"rules": "chkobba", "players": 4, "dealer": 3, "seed": "x", "cut": "keep"})
+    )
+    seen = ok(view(client, state=four["state"]))["spectator"]
+    assert seen["hand_sizes"] == [3, 3, 3, 3] and seen["stock_size"] == 24
+    assert set(strings_in(seen)) & set(CANONICAL) == set(four["state"]["table"])
+
+
+def test_a_spectator_of_a_sealed_round_sees_what_a_spectator_of_its_state_sees(client):
+    dealt = ok(
+        client.post(
+            "/v1/rounds", json={"rules": "chkobba", "players": 2, "dealer": 0, "seed": 7, "sealed": True, "cut": "keep"}
+        )
+    )
+    plain = ok(
+        client.post("/v1/rounds", json={"rules": "chkobba", "players": 2, "dealer": 0, "seed": 7, "cut": "keep"})
+    )
+    assert ok(view(client, state_token=dealt["state_token"])) == ok(view(client, state=plain["state"]))
+    seat_view = dealt["views"][0]
+    spectator = ok(view(client, state_token=dealt["state_token"]))["spectator"]
+    assert spectator == {k: v for k, v in seat_view.items() if k not in ("seat", "side", "hand")}
 
 
 def test_a_bad_state_is_bad_state(client):

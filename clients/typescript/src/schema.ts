@@ -255,8 +255,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * One seat's view of a round
-         * @description What `seat` may know of the round in `state` (or `state_token`): its own hand, the table, the piles captured in the open, sweeps, whose turn it is, and how many cards each hand and the stock hold. Never another hand (a partner's included), the order of the stock, or a cut card another seat drew.
+         * One seat's view of a round, or a spectator's
+         * @description What `seat` may know of the round in `state` (or `state_token`): its own hand, the table, the piles captured in the open, sweeps, whose turn it is, and how many cards each hand and the stock hold. Never another hand (a partner's included), the order of the stock, or a cut card another seat drew. Without `seat`, `spectator`: what everyone at the table sees (for an arbiter or a broadcast), no hand at all.
          */
         post: operations["viewRound"];
         delete?: never;
@@ -549,15 +549,11 @@ export interface components {
             viewer?: number;
         };
         SeatView: {
-            seat: number;
-            side: number;
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
             phase: components["schemas"]["Phase"];
             turn: number | null;
-            /** @description This seat's hand, and no other. */
-            hand: components["schemas"]["Card"][];
             /** @description Cards in each seat's hand. */
             hand_sizes: number[];
             table: components["schemas"]["Card"][];
@@ -567,6 +563,10 @@ export interface components {
             piles: components["schemas"]["Card"][][];
             sweeps: number[];
             last_capturer: number | null;
+            seat: number;
+            side: number;
+            /** @description This seat's hand, and no other. */
+            hand: components["schemas"]["Card"][];
             /** @description Phase cut, the cutter's view only: the card drawn. */
             cut_card?: components["schemas"]["Card"];
         };
@@ -655,9 +655,23 @@ export interface components {
             claim?: components["schemas"]["ClaimVerdict"];
         };
         ViewRequest: components["schemas"]["PlainViewRequest"] | components["schemas"]["SealedViewRequest"];
-        ViewResponse: {
-            view: components["schemas"]["SeatView"];
+        SpectatorView: {
+            rules: components["schemas"]["Rules"];
+            players: number;
+            dealer: number;
+            phase: components["schemas"]["Phase"];
+            turn: number | null;
+            /** @description Cards in each seat's hand. */
+            hand_sizes: number[];
+            table: components["schemas"]["Card"][];
+            /** @description Cards left in the stock (not which). */
+            stock_size: number;
+            /** @description Captured in the open. */
+            piles: components["schemas"]["Card"][][];
+            sweeps: number[];
+            last_capturer: number | null;
         };
+        ViewResponse: components["schemas"]["SeatViewAnswer"] | components["schemas"]["SpectatorViewAnswer"];
         Figure: {
             rank: string;
             value: number;
@@ -770,12 +784,14 @@ export interface components {
         };
         PlainViewRequest: {
             state: components["schemas"]["RoundState"];
-            seat: number;
+            /** @description The seat whose view is asked for; leave it out for a spectator's view. */
+            seat?: number;
         };
         SealedViewRequest: {
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
             state_token: string;
-            seat: number;
+            /** @description The seat whose view is asked for; leave it out for a spectator's view. */
+            seat?: number;
         };
         PlainHintsRequest: {
             state: components["schemas"]["RoundState"];
@@ -827,6 +843,14 @@ export interface components {
             breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
             next_dealer: number | null;
+        };
+        SeatViewAnswer: {
+            /** @description With a seat: that seat's view. */
+            view: components["schemas"]["SeatView"];
+        };
+        SpectatorViewAnswer: {
+            /** @description Without a seat: what everyone at the table sees, no hand at all. */
+            spectator: components["schemas"]["SpectatorView"];
         };
         /** @enum {string} */
         ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
