@@ -8,23 +8,31 @@ no access log), the CPU time of a request (``time.thread_time`` around the WSGI 
 of its answer: the median of repeats) and the bytes of its answer. It searches the valid requests
 for the most expensive ones in three stages, all seeded (``--seed``):
 
-1. **constructed extremes**: what the rules make worst, such as a hand of three kings on a table of
-   every other card (a king then has over 1,600 captures), four players, face_sums, scopa's
-   most-cards rule, sealed states, a deal with four sealed views, a replay of a whole round whose
-   last move is illegal on a big table;
-2. **random valid bodies**: round states of every profile and player count with big tables, empty
-   or full stocks and piles; tables and hands; records played by a policy that lays cards to grow
-   the table;
-3. **hill climbing**: from the costliest bodies so far, random valid changes (swap cards between the
+1. **constructed extremes**: what the rules make worst. A round's table is bounded (docs/rules.md
+   §10.20: one card of each value, and beside them only the repeats a deal may lay), so the states
+   hold the tables of that kind with the most capture options for a hand of three (found by trying
+   them all), with two, three or four players, empty or full stocks; a legalCaptures or applyMove
+   table is bare and unbounded: three kings on every other card (a king then has over 1,600
+   captures). Also face_sums, scopa's most-cards rule, sealed states, a deal with four sealed views,
+   whole records whose last move is illegal;
+2. **random valid bodies**: states, piles and round points taken from rounds actually played with
+   the service's own core (``deal_round``, then moves from ``legal_moves``, laying cards to grow the
+   table), stopped at any point; tables and hands; records played the same way;
+3. **hill climbing**: from the costliest bodies so far, random changes (swap cards between the
    hands, the table, the piles and the stock; move a card between the table and a pile; change the
    profile, the seat, the limit...), each kept when it costs more.
 
-A body is measured only if the service accepts it as valid (any answer below 500, a move verdict or
-an illegal move's problem included); the answers that are problems are shown with their status.
+Every state the search sends is one the core accepts (``RoundState.from_json``: docs/rules.md §9,
+§10.17 to §10.20), every score's piles and round points are those of a finished round: a constructed
+state the core refuses is a bug of this module, and a change the core refuses is dropped. A body
+counts as valid only if the service answers it with a success or, for a move it judges, with that
+move's problem (``illegal-move``, ``ambiguous-capture``...): a body refused as invalid
+(``bad-state``, ``validation-error``...) is counted apart and never measured as a worst case.
 The bodies come from the seed alone; which of them wins depends on the timings, which are noisy on
 a shared machine, so the costliest bodies of the run recorded in the README are kept in
-``bench/worst_bodies.json`` (``--update`` rewrites it) and ``worst_bodies()`` returns them, ready to
-send: another test sends them concurrently to a gunicorn server.
+``bench/worst_bodies.json`` (``--update`` rewrites it, with each answer's status and problem code)
+and ``worst_bodies()`` returns them, ready to send: another test sends them concurrently to a
+gunicorn server.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +57,11 @@ from service.rules.scoring import MAX_SWEEPS, MOST_POINTS
 WORST_BODIES = Path(__file__).resolve().with_name("worst_bodies.json")
 LIMIT_CPU_MS = 50.0
 LIMIT_BYTES = 512 * 1024
+HAND = 3  # the cards of a hand
 TARGET_CPU_MS = 25.0
+# The problems that judge a move of a valid request (an illegal or ambiguous play...), which the
+# search measures; any other problem refuses the request itself, which is then not valid.
+JUDGED = frozenset({"illegal-move", "ambiguous-capture", "card-not-held", "not-your-turn", "wrong-phase"})
 
 Body = dict[str, Any]
 # A claimed score line, each field at the contract's maximum: one point a category, the sweeps, the total.
@@ -173,8 +186,20 @@ class Measured:
     answer: bytes = field(repr=False, default=b"")
 
     @property
+    def code(self) -> str | None:
+        """The problem's code, for an answer that is a problem."""
+        if self.status < 400:
+            return None
+        try:
+            code = json.loads(self.answer).get("code")
+        except (ValueError, AttributeError):
+            return None
+        return code if isinstance(code, str) else None
+
+    @property
     def valid(self) -> bool:
-        return self.status < 500
+        """A success, or the problem of a move the service judged on a valid request."""
+        return self.status < 400 or (self.status == 422 and self.code in JUDGED)
 
 
 # ---- cards and rules -----------------------------------------------------------------------------
@@ -219,14 +244,19 @@ def _top_kind(rules: Any) -> list[str]:
     return [c for c in CODES if values[c] == top]
 
 
-def _valid_state(state: dict[str, Any]) -> bool:
+def _refusal(state: dict[str, Any]) -> str | None:
+    """Why the core refuses ``state`` (its problem code and message), or None if it accepts it."""
     from service.rules import RoundState, RulesError
 
     try:
         RoundState.from_json(state)
-    except RulesError:
-        return False
-    return True
+    except RulesError as exc:
+        return f"{exc.code}: {exc.message}"
+    return None
+
+
+def _valid_state(state: dict[str, Any]) -> bool:
+    return _refusal(state) is None
 
 
 def _order(players: int, dealer: int) -> list[int]:
@@ -234,25 +264,28 @@ def _order(players: int, dealer: int) -> list[int]:
     return [(leader + k) % players for k in range(players)]
 
 
+def _shuffled(rng: random.Random) -> list[str]:
+    deck = list(CODES)
+    rng.shuffle(deck)
+    return deck
+
+
 def make_state(
     rules: Any,
     players: int,
     dealer: int,
     hands: dict[int, list[str]],
-    table: list[str] | None = None,
+    table: list[str],
     stock: list[str] | None = None,
     piles: list[list[str]] | None = None,
     sweeps: list[int] | None = None,
 ) -> dict[str, Any]:
-    """A phase-play state: the given hands, ``stock`` (default empty), the table (default every other
-    card) and the piles (default empty); the turn follows from the hand sizes."""
+    """A phase-play state: the given hands, table, ``stock`` (default empty) and piles (default
+    empty); the turn follows from the hand sizes, the last capturer is the first side with a pile."""
     sides = _sides(rules, players)
     full = [hands.get(seat, []) for seat in range(players)]
     stock = stock or []
     piles = piles or [[] for _ in range(sides)]
-    placed = {c for group in (*full, stock, *piles) for c in group}
-    if table is None:
-        table = [c for c in CODES if c not in placed]
     order = _order(players, dealer)
     sizes = [len(full[s]) for s in order]
     top = max(sizes)
@@ -273,37 +306,209 @@ def make_state(
     }
 
 
-def random_state(rng: random.Random) -> dict[str, Any]:
-    """A valid phase-play state of any profile and player count, big tables more likely."""
+# ---- rounds played by legal moves ----------------------------------------------------------------
+
+
+def play_round(
+    rules: Any,
+    players: int,
+    dealer: int,
+    deck: list[str],
+    rng: random.Random,
+    *,
+    lay: float = 0.5,
+    sweep: float = 0.5,
+    cut: str = "keep",
+) -> Iterator[Any]:
+    """The states (``RoundState``) of a round dealt from ``deck`` and played by legal moves only, with
+    the service's own core (``deal_round``, then a move of ``legal_moves`` applied by ``advance``),
+    the dealt state first: each is a state a legal round reaches. The seat to move lays a card that
+    takes nothing with chance ``lay`` (a laid card grows the table), else makes a capture: the sweep,
+    when it has one, with chance ``sweep``, else the option taking the fewest cards. A void deal
+    (phase redeal) is the only state of its round."""
+    from service.rules import PlayMove, advance, deal_round, legal_moves
+
+    state, _ = deal_round(rules, players, dealer, deck=deck, cut=cut if _profile(rules) == "chkobba" else None)
+    yield state
+    while state.turn is not None:
+        legal = legal_moves(state)
+        lays = [c for c in legal if not c.options]
+        takes = [c for c in legal if c.options]
+        if lays and (not takes or rng.random() < lay):
+            move = PlayMove(rng.choice(lays).card, ())
+        else:
+            caps = rng.choice(takes)
+            if caps.sweep_option is not None and rng.random() < sweep:
+                option = caps.options[caps.sweep_option]
+            else:
+                option = min(caps.options, key=len)
+            move = PlayMove(caps.card, option)
+        state, _ = advance(state, move)
+        yield state
+
+
+def _random_round(
+    rng: random.Random,
+    rules: Any = None,
+    players: int | None = None,
+    *,
+    lay: float | None = None,
+    sweep: float | None = None,
+) -> list[Any]:
+    """The states of a round of any profile and player count (or the given ones), played by
+    ``play_round`` with a random lean to lay and to sweep (or the given ones); never a void deal."""
+    rules = rng.choice(RULES) if rules is None else rules
+    players = rng.choice(PLAYERS[_profile(rules)]) if players is None else players
     while True:
-        rules = rng.choice(RULES)
-        players = rng.choice(PLAYERS[_profile(rules)])
-        sides = _sides(rules, players)
-        dealer = rng.randrange(players)
-        order = _order(players, dealer)
-        top = rng.choice((1, 2, 3, 3))
-        played = rng.randrange(players)
-        sizes = {seat: top - 1 if i < played else top for i, seat in enumerate(order)}
-        deck = list(CODES)
-        rng.shuffle(deck)
-        hands = [[deck.pop() for _ in range(sizes[seat])] for seat in range(players)]
-        per = 3 * players
-        refills = rng.choice([0, 0, 0, rng.randrange((len(deck) // per) + 1)])
-        stock = [deck.pop() for _ in range(refills * per)]
-        table_n = round(len(deck) * rng.random() ** 0.25)
-        table = [deck.pop() for _ in range(table_n)]
-        piles: list[list[str]] = [[] for _ in range(sides)]
-        for card in deck:
-            piles[rng.randrange(sides)].append(card)
-        sweeps = [rng.randint(0, len(p) // 2) if rng.random() < 0.3 else 0 for p in piles]
-        state = make_state(rules, players, dealer, dict(enumerate(hands)), table, stock, piles, sweeps)
-        if _valid_state(state):
-            return state
+        states = list(
+            play_round(
+                rules,
+                players,
+                rng.randrange(players),
+                _shuffled(rng),
+                rng,
+                lay=rng.random() ** 0.3 if lay is None else lay,  # most rounds lay often: big tables
+                sweep=rng.random() if sweep is None else sweep,
+                cut=rng.choice(("keep", "table")),
+            )
+        )
+        if states[-1].phase.value == "over":
+            return states
+
+
+def describe(state: dict[str, Any]) -> str:
+    """A state in a few words, for the labels: players, profile, table, stock, sweeps."""
+    swept = sum(state["sweeps"])
+    return (
+        f"{state['players']} players {_profile(state['rules'])}, {len(state['table'])} table cards, "
+        f"stock {len(state['stock'])}" + (f", {swept} sweeps" if swept else "")
+    )
+
+
+def random_state(rng: random.Random) -> dict[str, Any]:
+    """A phase-play state of a round played by legal moves (``play_round``), of any profile and
+    player count, at any point of the round; half the time the round's biggest table."""
+    states = [s for s in _random_round(rng) if s.phase.value == "play"]
+    if rng.random() < 0.5:
+        top = max(len(s.table) for s in states)
+        states = [s for s in states if len(s.table) == top]
+    state: dict[str, Any] = rng.choice(states).to_json()
+    return state
+
+
+def finished_round(rng: random.Random, rules: Any = None, players: int | None = None, **lean: float) -> Any:
+    """The last state of a round played by legal moves: its piles, sweeps and last capturer."""
+    return _random_round(rng, rules, players, **lean)[-1]
+
+
+def round_points(state: Any) -> list[int]:
+    """The points each side made in a finished round (its breakdown's totals)."""
+    from service.rules import round_breakdown
+
+    return [line.total for line in round_breakdown(state)]
+
+
+# ---- crafted states, within the invariants -------------------------------------------------------
+
+
+def crafted_state(
+    rules: Any, players: int, dealer: int, hands: dict[int, list[str]], table: list[str], stock: int = 0
+) -> dict[str, Any]:
+    """A phase-play state with these hands and table that the core accepts: the next ``stock`` cards
+    in card order make the stock and the others the piles, two cards or more each (no pile of one,
+    docs/rules.md §10.18), with no sweeps (a table showing two cards of one value has not been swept
+    since the deal, §10.20). Raises ``ValueError``, naming the check, if the core refuses it: a
+    constructed extreme must be a state the service accepts."""
+    sides = _sides(rules, players)
+    placed = {*table, *(c for hand in hands.values() for c in hand)}
+    rest = [c for c in CODES if c not in placed]
+    stock_cards, rest = rest[:stock], rest[stock:]
+    piles: list[list[str]] = [[] for _ in range(sides)]
+    filled = sides if len(rest) >= 2 * sides else 1
+    for i, card in enumerate(rest):
+        piles[i % filled].append(card)
+    state = make_state(rules, players, dealer, hands, table, stock_cards, piles)
+    refused = _refusal(state)
+    if refused is not None:
+        raise ValueError(f"the core refuses a crafted state ({refused}): {state}")
+    return state
+
+
+def _ranks_of(rules: Any) -> list[str]:
+    """The ranks by capture value in ``rules``, highest first."""
+    values = _values(rules)
+    return sorted("A234567JQK", key=lambda r: -values[f"{r}D"])
+
+
+def _deal_repeats(ranks: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    """The repeated ranks a deal of four table cards may show (the profile then decides which deals
+    are void): none, a pair, two pairs, three or four of a kind, of the given ranks."""
+    yield ()
+    for rank in ranks:
+        for copies in (2, 3, 4):
+            yield (rank,) * copies
+    for i, first in enumerate(ranks):
+        for second in ranks[i + 1 :]:
+            yield (first, first, second, second)
+
+
+def _cards_of(ranks: Sequence[str], taken: set[str]) -> list[str] | None:
+    """One card of each rank listed (a rank listed twice: two of its cards), not among ``taken``
+    (which grows); None if a rank runs out."""
+    out = []
+    for rank in ranks:
+        card = next((f"{rank}{s}" for s in "DHSC" if f"{rank}{s}" not in taken), None)
+        if card is None:
+            return None
+        taken.add(card)
+        out.append(card)
+    return out
+
+
+def richest_tables(rules: Any, count: int = 2) -> list[tuple[list[str], list[str], int]]:
+    """The ``count`` tables and hands of three with the most capture options in all, among the tables
+    a state may show (docs/rules.md §10.20): one card of each value the hand lacks, and beside them
+    the repeats a deal may lay. Tried them all, for hands of the five highest values: ``(table,
+    hand, options)``, each one the core accepts (in a two-player state, empty stock)."""
+    from itertools import combinations_with_replacement
+
+    from service.rules import hand_captures
+
+    found = []
+    for hand_ranks in combinations_with_replacement(_ranks_of(rules)[:5], 3):
+        taken: set[str] = set()
+        hand = _cards_of(hand_ranks, taken)
+        assert hand is not None  # three cards of at most three ranks
+        others = [r for r in "A234567JQK" if r not in hand_ranks]
+        for repeats in _deal_repeats(others):
+            extra = [r for r in others if r not in repeats]
+            table = _cards_of([*repeats, *extra], set(taken))
+            if table is None:
+                continue
+            options = sum(len(c.options) for c in hand_captures(rules, table, hand))
+            found.append((options, table, hand))
+    found.sort(key=lambda f: -f[0])
+    out: list[tuple[list[str], list[str], int]] = []
+    for options, table, hand in found:
+        try:
+            crafted_state(rules, 2, 0, {1: hand, 0: _highest(rules, {*table, *hand}, 3)}, table)
+        except ValueError:  # a void deal in this profile, say
+            continue
+        out.append((table, hand, options))
+        if len(out) == count:
+            break
+    return out
+
+
+def _highest(rules: Any, taken: set[str], n: int) -> list[str]:
+    """The ``n`` cards of the highest values that are not ``taken``."""
+    values = _values(rules)
+    return sorted((c for c in CODES if c not in taken), key=lambda c: -values[c])[:n]
 
 
 def mutate_state(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """A valid neighbour: two cards of different places swapped, or one moved between the table and
-    a pile, or another profile (the cards kept)."""
+    """A neighbour the core accepts (else None): two cards of different places swapped, or one moved
+    between the table and a pile, or another profile (the cards kept)."""
     new = copy.deepcopy(state)
     places: list[list[str]] = [*new["hands"], new["table"], new["stock"], *new["piles"]]
     roll = rng.random()
@@ -456,25 +661,28 @@ def _moves_op() -> Operation:
     return Operation(name, "post", path, extremes, sample, mutate)
 
 
-# scoreRound and decideMatch: small by nature, searched all the same.
+# scoreRound and decideMatch: small by nature, searched all the same, on the piles and the points of
+# rounds played to the end.
 
 
 def _scores_op() -> Operation:
     name, path = "scoreRound", "/v1/scores"
 
-    def body_of(rng: random.Random, rules: Any, sides: int, claim: bool) -> Body:
-        deck = list(CODES)
-        rng.shuffle(deck)
-        piles: list[list[str]] = [[] for _ in range(sides)]
-        for i, card in enumerate(deck):
-            piles[i % sides if rng.random() < 0.5 else rng.randrange(sides)].append(card)
+    def body_of(rng: random.Random, rules: Any, players: int, claim: bool, sweep: float | None = None) -> Body:
+        """The piles, sweeps and last capturer of a round played to the end, and a claim of random
+        figures (each within the contract), almost surely wrong."""
+        lean = {} if sweep is None else {"lay": 0.0, "sweep": sweep}
+        over = finished_round(rng, rules, players, **lean)
         body: Body = {
             "rules": rules,
-            "sides": [{"captured": p, "sweeps": rng.randint(0, len(p) // 2)} for p in piles],
-            "last_capturer": rng.randrange(sides),
+            "sides": [
+                {"captured": [c.code for c in pile], "sweeps": n}
+                for pile, n in zip(over.piles, over.sweeps, strict=True)
+            ],
+            "last_capturer": over.last_capturer,
         }
         if claim:
-            wrong = [{k: rng.randint(0, most) for k, most in CLAIM_MAXIMA.items()} for _ in range(sides)]
+            wrong = [{k: rng.randint(0, most) for k, most in CLAIM_MAXIMA.items()} for _ in over.piles]
             body["claimed"] = [{"side": s, **line} for s, line in enumerate(wrong)]
         return body
 
@@ -484,12 +692,13 @@ def _scores_op() -> Operation:
         return [
             Request(name, "post", path, body_of(rng, crp, 3, True), "three piles, primiera, every claim wrong"),
             Request(name, "post", path, body_of(rng, "chkobba", 2, True), "two piles, every claim wrong"),
+            Request(name, "post", path, body_of(rng, "chkobba", 2, True, 1.0), "a round of sweeps, every claim wrong"),
         ]
 
     def sample(rng: random.Random) -> Request:
         rules = rng.choice(RULES)
-        sides = 3 if _profile(rules) == "chkobba-crp" and rng.random() < 0.5 else 2
-        return Request(name, "post", path, body_of(rng, rules, sides, rng.random() < 0.7))
+        players = rng.choice(PLAYERS[_profile(rules)])
+        return Request(name, "post", path, body_of(rng, rules, players, rng.random() < 0.7), "a played round")
 
     return Operation(name, "post", path, extremes, sample)
 
@@ -498,27 +707,41 @@ def _match_op() -> Operation:
     name, path = "decideMatch", "/v1/match-decisions"
 
     def body_of(rng: random.Random) -> Body:
+        """Scores before a round (below the target, or leaders tied at it: a tiebreak round) and the
+        points of a round played to the end."""
+        from service.rules import Rules
+
         rules = rng.choice(RULES)
-        sides = 3 if _profile(rules) == "chkobba-crp" and rng.random() < 0.5 else 2
-        body: Body = {
-            "rules": rules,
-            "scores": [rng.randint(0, 20) for _ in range(sides)],
-            "round_points": [rng.randint(0, 12) for _ in range(sides)],
-        }
+        players = rng.choice(PLAYERS[_profile(rules)])
+        points = round_points(finished_round(rng, rules, players))
+        target = Rules.of(rules).target
+        if target is None:
+            scores = [0] * len(points)
+        else:
+            scores = [rng.randrange(target) for _ in points]
+            if rng.random() < 0.2:  # leaders tied at or above the target: a tiebreak round
+                tied = target + rng.randrange(4)
+                scores[:2] = [tied, tied]
+        body: Body = {"rules": rules, "scores": scores, "round_points": points}
         if rng.random() < 0.7:
             body["claimed"] = {"outcome": rng.choice(["continue", "won", "tiebreak", "draw"]), "winner": None}
         return body
 
     def extremes() -> list[Request]:
+        rng = random.Random("match")
+        rules = {"profile": "chkobba-crp", "options": {"target": 16}}
+        points = round_points(finished_round(rng, rules, 3))
         body = {
-            "rules": {"profile": "chkobba-crp", "options": {"target": 16}},
+            "rules": rules,
             "scores": [15, 15, 15],
-            "round_points": [9, 9, 8],
+            "round_points": points,
             "claimed": {"outcome": "won", "winner": 2},
         }
-        return [Request(name, "post", path, body, "three sides over the target, a wrong claim")]
+        return [Request(name, "post", path, body, "three sides one point from the target, a wrong claim")]
 
-    return Operation(name, "post", path, extremes, lambda rng: Request(name, "post", path, body_of(rng)))
+    return Operation(
+        name, "post", path, extremes, lambda rng: Request(name, "post", path, body_of(rng), "a played round")
+    )
 
 
 # dealRound.
@@ -569,54 +792,29 @@ def _sealed(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _state_extremes() -> list[tuple[dict[str, Any], str]]:
-    """Round states with the most legal moves, the costliest searches, the biggest answers."""
+    """States the core accepts with the most legal moves, the costliest searches, the biggest answers:
+    each profile's richest table (``richest_tables``) with its hand to move and the highest cards
+    left in the other hands, for every player count, with an empty stock (for two players the hints
+    then search the rest of the round exactly) or a stock of one refill; and the same table with the
+    lowest cards to move, the richest hand next (the hints weigh its replies)."""
     out = []
-    faces = [c for c in CODES if c[0] in "JQK"]
-    hands4 = {1: ["KH", "KS", "KC"], 2: ["JD", "JH", "JS"], 3: ["JC", "QD", "QC"], 0: ["KD", "QH", "QS"]}
-    out.append((make_state("chkobba", 4, 0, hands4), "4 players, every face card in the hands, 28 table cards"))
-    out.append(
-        (
-            make_state(
-                "chkobba-crp",
-                4,
-                0,
-                {1: ["KH", "KS", "KC"], 2: ["KD", "QD", "QS"], 3: ["QH", "QC", "JD"], 0: ["JH", "JS", "JC"]},
-            ),
-            "4 players chkobba-crp (no face sums): every face card in the hands",
-        )
-    )
-    for rules in ("chkobba", "scopa", {"profile": "chkobba-crp", "options": {"face_sums": True}}):
-        top = _top_kind(rules)
-        others = [c for c in faces if c not in top][:3]
-        out.append(
-            (
-                make_state(rules, 2, 0, {1: top[:3], 0: [top[3], *others[:2]]}),
-                f"2 players, empty stock, three of the highest value to move ({_profile(rules)}): the endgame",
-            )
-        )
-        rest = [c for c in CODES if c not in top and c not in others]
-        out.append(
-            (
-                make_state(rules, 2, 0, {1: top[:3], 0: [top[3], *others[:2]]}, stock=rest[:6]),
-                f"2 players, a stock of 6, three of the highest value to move ({_profile(rules)})",
-            )
-        )
-    # Aces to move (they only match): few moves, but the reply weighs the next hand on a huge table.
-    aces = ["AD", "AH", "AS"]
-    kings = ["KD", "KH", "KS"]
-    out.append((make_state("chkobba", 2, 0, {1: aces, 0: kings}), "2 players, empty stock, aces to move"))
-    out.append(
-        (
-            make_state("chkobba", 2, 0, {1: aces, 0: kings}, stock=["AC", "KC", "QD", "QH", "QS", "QC"]),
-            "2 players, a stock of 6, aces to move",
-        )
-    )
-    out.append(
-        (
-            make_state("chkobba-crp", 3, 0, {1: aces, 2: ["KD", "KH", "KS"], 0: ["AC", "KC", "QD"]}),
-            "3 players, aces to move",
-        )
-    )
+    for rules in RULES[:4]:  # the others deal the same tables as one of these
+        profile = _profile(rules)
+        kind = f"{profile}{' face_sums' if isinstance(rules, dict) else ''}"
+        for table, hand, options in richest_tables(rules, 1):
+            label = f"{' '.join(hand)} to move, {len(table)} table cards, {options} captures ({kind})"
+            for players in PLAYERS[profile]:
+                for stock in (0, HAND * players):
+                    taken = {*table, *hand}
+                    hands = {0: hand}
+                    for seat in range(1, players):
+                        hands[seat] = _highest(rules, taken, HAND)
+                        taken.update(hands[seat])
+                    where = f"{players} players, {'empty stock' if not stock else f'a stock of {stock}'}"
+                    out.append((crafted_state(rules, players, players - 1, hands, table, stock), f"{where}: {label}"))
+            low = sorted((c for c in CODES if c not in {*table, *hand}), key=lambda c: (_values(rules)[c], c))[:HAND]
+            two = crafted_state(rules, 2, 1, {0: low, 1: hand}, table)
+            out.append((two, f"2 players, empty stock: {' '.join(low)} to move, then {label}"))
     return out
 
 
@@ -631,8 +829,9 @@ def _hints_op() -> Operation:
         return out
 
     def sample(rng: random.Random) -> Request:
-        body: Body = {"state": random_state(rng), "limit": rng.choice((1, 20, 100, 100))}
-        return Request(name, "post", path, body)
+        state = random_state(rng)
+        body: Body = {"state": state, "limit": rng.choice((1, 20, 100, 100))}
+        return Request(name, "post", path, body, f"played: {describe(state)}")
 
     def mutate(request: Request, rng: random.Random) -> Request | None:
         body = copy.deepcopy(request.body or {})
@@ -645,7 +844,7 @@ def _hints_op() -> Operation:
             body["state_token"] = _sealed(new)
         else:
             body["state"] = new
-        return Request(name, "post", path, body, "hill climbing")
+        return Request(name, "post", path, body, f"hill climbing: {describe(new)}")
 
     return Operation(name, "post", path, extremes, sample, mutate)
 
@@ -655,7 +854,7 @@ def _view_op() -> Operation:
 
     def extremes() -> list[Request]:
         out = []
-        for state, label in _state_extremes()[:2]:
+        for state, label in _state_extremes():
             out.append(Request(name, "post", path, {"state_token": _sealed(state), "seat": 1}, f"sealed: {label}"))
             out.append(Request(name, "post", path, {"state": state, "seat": 1}, label))
         return out
@@ -667,7 +866,7 @@ def _view_op() -> Operation:
             body["state_token"] = _sealed(state)
         else:
             body["state"] = state
-        return Request(name, "post", path, body)
+        return Request(name, "post", path, body, f"played: {describe(state)}")
 
     def mutate(request: Request, rng: random.Random) -> Request | None:
         body = copy.deepcopy(request.body or {})
@@ -680,7 +879,7 @@ def _view_op() -> Operation:
             body["state_token"] = _sealed(new)
         else:
             body["state"] = new
-        return Request(name, "post", path, body, "hill climbing")
+        return Request(name, "post", path, body, f"hill climbing: {describe(new)}")
 
     return Operation(name, "post", path, extremes, sample, mutate)
 
@@ -698,12 +897,24 @@ def _legal_pairs(state: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def illegal(state: dict[str, Any]) -> dict[str, Any]:
+    """An illegal play of the seat to move's card with the most captures (its problem lists them all,
+    and every card's): one table card that the card may not take alone, or no capture when it must
+    take one, or a pile's card when the table is empty."""
+    from service.rules import RoundState, legal_moves
+
+    caps = max(legal_moves(RoundState.from_json(state)), key=lambda c: len(c.options))
+    alone = {option[0].code for option in caps.options if len(option) == 1}
+    wrong = next((card for card in state["table"] if card not in alone), None)
+    if wrong is not None:
+        return {"card": caps.card.code, "capture": [wrong]}
+    if caps.options:
+        return {"card": caps.card.code, "capture": []}
+    return {"card": caps.card.code, "capture": [next(card for pile in state["piles"] for card in pile)]}
+
+
 def _play_op() -> Operation:
     name, path = "playRound", "/v1/rounds/play"
-
-    def illegal(state: dict[str, Any]) -> dict[str, Any]:
-        hand = state["hands"][state["turn"]]
-        return {"card": hand[0], "capture": [state["table"][0]]} if state["table"] else {"card": hand[0], "capture": []}
 
     def extremes() -> list[Request]:
         out = []
@@ -723,7 +934,7 @@ def _play_op() -> Operation:
             body["state_token"] = _sealed(state)
         else:
             body["state"] = state
-        return Request(name, "post", path, body)
+        return Request(name, "post", path, body, f"played: {describe(state)}")
 
     def mutate(request: Request, rng: random.Random) -> Request | None:
         body = copy.deepcopy(request.body or {})
@@ -737,7 +948,7 @@ def _play_op() -> Operation:
             body["state_token"] = _sealed(new)
         else:
             body["state"] = new
-        return Request(name, "post", path, body, "hill climbing")
+        return Request(name, "post", path, body, f"hill climbing: {describe(new)}")
 
     return Operation(name, "post", path, extremes, sample, mutate)
 
@@ -746,8 +957,9 @@ def _play_op() -> Operation:
 
 
 def record_of(rules: Any, players: int, dealer: int, deck: list[str], lay: float, rng: random.Random) -> Body:
-    """A record dealt from ``deck``: each seat lays a card when it can with chance ``lay``, else makes
-    the capture taking the fewest cards; the last move is an illegal capture when the table allows."""
+    """A record dealt from ``deck`` and played by legal moves: each seat lays a card when it can with
+    chance ``lay``, else makes the capture taking the fewest cards; nine times in ten the record stops
+    at an illegal capture, on the biggest table met, of the card with the most captures."""
     from service.rules import Cut, CutMove, PlayMove, deal_round, legal_moves
     from service.rules.round import advance
 
@@ -769,9 +981,12 @@ def record_of(rules: Any, players: int, dealer: int, deck: list[str], lay: float
                 caps = min((c for c in legal if c.options), key=lambda c: len(c.options[0]), default=legal[0])
                 move = PlayMove(caps.card, caps.options[0] if caps.options else ())
             if state.table and (best_illegal is None or len(state.table) >= best_illegal[0]):
-                card = max(legal, key=lambda c: len(c.options)).card
-                wrong = {"card": card.code, "capture": [state.table[0].code], "seat": state.turn}
-                best_illegal = (len(state.table), len(moves), wrong)
+                most = max(legal, key=lambda c: len(c.options))  # a table card it may not take alone
+                alone = {option[0] for option in most.options if len(option) == 1}
+                taken = next((c for c in state.table if c not in alone), None)
+                if taken is not None:
+                    wrong = {"card": most.card.code, "capture": [taken.code], "seat": state.turn}
+                    best_illegal = (len(state.table), len(moves), wrong)
             moves.append({"card": move.card.code, "capture": [c.code for c in move.capture or ()], "seat": state.turn})
         state, _ = advance(state, move)
     if best_illegal is not None and rng.random() < 0.9:
@@ -798,7 +1013,7 @@ def _replay_op() -> Operation:
         body = record_of(rules, players, rng.randrange(players), deck, rng.random(), rng)
         if rng.random() < 0.5:
             body["claimed"] = claimed(_sides(rules, players))
-        return Request(name, "post", path, body)
+        return Request(name, "post", path, body, f"a played record, {players} players {_profile(rules)}")
 
     def extremes() -> list[Request]:
         rng = random.Random("replay")
@@ -886,21 +1101,21 @@ class Found:
     invalid: int
     cpu: Measured  # the costliest in CPU time
     bytes: Measured  # the biggest answer
+    refused: dict[str, int] = field(default_factory=dict)  # the invalid bodies, by status and problem code
 
 
 def search(meter: Meter, op: Operation, settings: Settings, seed: int) -> Found:
     """The costliest valid requests of ``op``: constructed, random, then hill climbing."""
     rng = random.Random(f"worst/{seed}/{op.name}")
     seen: list[Measured] = []
-    invalid = 0
+    refused: Counter[str] = Counter()
 
     def consider(request: Request | None) -> Measured | None:
-        nonlocal invalid
         if request is None:
             return None
         measured = meter.measure(request, settings.repeats)
         if not measured.valid:
-            invalid += 1
+            refused[f"{measured.status} {measured.code}"] += 1
             return None
         seen.append(measured)
         return measured
@@ -925,11 +1140,18 @@ def search(meter: Meter, op: Operation, settings: Settings, seed: int) -> Found:
     worst_bytes = max(seen, key=lambda m: m.bytes)
     if worst_bytes.request is not worst_cpu.request:
         worst_bytes = meter.measure(worst_bytes.request, settings.final_repeats)
-    return Found(op.name, len(seen) + invalid, invalid, worst_cpu, worst_bytes)
+    invalid = sum(refused.values())
+    return Found(op.name, len(seen) + invalid, invalid, worst_cpu, worst_bytes, dict(refused))
 
 
 def _summary(m: Measured) -> dict[str, Any]:
-    return {"cpu_ms": round(m.cpu_ms, 3), "bytes": m.bytes, "status": m.status, "label": m.request.label}
+    return {
+        "cpu_ms": round(m.cpu_ms, 3),
+        "bytes": m.bytes,
+        "status": m.status,
+        "code": m.code,
+        "label": m.request.label,
+    }
 
 
 def report(
@@ -945,6 +1167,7 @@ def report(
             f.operation: {
                 "candidates": f.candidates,
                 "invalid": f.invalid,
+                "refused": f.refused,
                 "worst_cpu": _summary(f.cpu),
                 "worst_bytes": _summary(f.bytes),
                 "cpu": f.cpu.request.to_json(),
@@ -967,6 +1190,9 @@ def print_table(found: Sequence[Found]) -> None:
             f"{f.operation:<14} {f.candidates:>6} {f.cpu.cpu_ms:>8.2f} {f.cpu.bytes:>10,} {f.cpu.status:>6} "
             f"{f.bytes.bytes:>10,} {f.bytes.cpu_ms:>10.2f}  {f.cpu.request.label}"
         )
+    refusals = [f"{f.operation} {n} x {why}" for f in found for why, n in sorted(f.refused.items())]
+    if refusals:
+        print(f"\nrefused as invalid, not measured (status and problem code): {'; '.join(refusals)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

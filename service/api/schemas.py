@@ -263,8 +263,13 @@ class CaptureOptionOut(Schema):
 
 
 HUGE_CAPTURES = (
-    "Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, "
-    'about 83 KB of JSON (README, "What each operation costs at worst").'
+    "Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none "
+    "worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and "
+    'a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst").'
+)
+ROUND_CAPTURES = (
+    "A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON "
+    '(README, "What each operation costs at worst").'
 )
 
 
@@ -419,7 +424,7 @@ class MoveVerdictOut(Schema):
     sweep = fields.Boolean(required=True)
     legal = fields.List(
         fields.Nested(CardMovesOut),
-        metadata={"description": f"When illegal: what the seat could play, every capture option. {HUGE_CAPTURES}"},
+        metadata={"description": f"When illegal: what the seat could play, every capture option. {ROUND_CAPTURES}"},
     )
     legal_cuts = fields.List(
         fields.String(validate=validate.OneOf(CUTS)),
