@@ -26,6 +26,7 @@ from service.rules.seat_view import views_json
 from . import examples, schemas
 from .io import answer, body
 from .operations import Operation, operation
+from .records import new_record, unpacked, with_move
 from .render import breakdown_json, verdicts_json
 from .sealing import Sealer
 
@@ -33,6 +34,7 @@ RIGHT, WRONG, UNJUDGED = schemas.CLAIM_VERDICTS
 
 bp = Blueprint("rounds", __name__)
 _OVER = Phase.OVER  # an Enum class attribute costs a hook call on Python 3.11: read once
+_ENDED = (Phase.OVER, Phase.REDEAL)  # a round ends played, or as a void deal: its record is then public
 
 
 @operation(
@@ -63,7 +65,7 @@ def deal() -> Response:
         cut=data.get("cut"),
     )
     if data["sealed"]:
-        return answer(_sealed(state, data.get("viewer")))
+        return answer(_sealed(state, data.get("viewer"), new_record(deck, data.get("cut"))))
     return answer({"state": state.to_json(), "deck": codes(deck)})
 
 
@@ -86,19 +88,24 @@ def deal() -> Response:
 )
 def play_round() -> Response:
     data = body("play")
-    state = state_of(data)  # validated once, here: play() would validate it again
+    sealed = "state_token" in data
+    # Validated once, here (play() would validate it again); a token also carries the round's record.
+    state, record = _opened(data["state_token"]) if sealed else (_loaded_state(data["state"]), None)
     move = data["move"]  # a Move, parsed by the schema's MoveField
     try:
         after, event = advance(state, move)
     except MoveError as exc:
         metrics.illegal_move(exc.code)
         exc.field = exc.field if exc.field and exc.field.startswith("move") else f"move.{exc.field}"
-        if "state_token" in data:
+        if sealed:
             # Whoever sends a sealed state may not be the seat to move: never show that seat's hand.
             exc.details.pop("legal", None)
         raise
     breakdown = breakdown_json(round_breakdown(after)) if after.phase is _OVER else None
-    carried = _sealed(after, data.get("viewer")) if "state_token" in data else {"state": after.to_json()}
+    if sealed:
+        carried = _sealed(after, data.get("viewer"), None if record is None else with_move(record, event))
+    else:
+        carried = {"state": after.to_json()}
     return answer({**carried, "event": event.to_json(), "breakdown": breakdown, "next_dealer": after.next_dealer})
 
 
@@ -130,8 +137,16 @@ def view_round() -> Response:
 def state_of(data: dict[str, Any]) -> RoundState:
     """The plain state of a request, or the one its token carries; validated either way."""
     if "state_token" in data:
-        return RoundState.from_json(_sealer().open(data["state_token"]))
+        return _opened(data["state_token"])[0]
     return _loaded_state(data["state"])
+
+
+def _opened(token: str) -> tuple[RoundState, dict[str, Any] | None]:
+    """The state a token carries, validated, and the round's record so far (none in a token sealed
+    before records were kept): ``{"deck", "cut", "moves"}``, which only the round's end reveals."""
+    payload = _sealer().open(token)
+    record = payload.pop("record", None)
+    return RoundState.from_json(payload), record if isinstance(record, dict) else None
 
 
 def _loaded_state(loaded: dict[str, Any]) -> RoundState:
@@ -155,14 +170,19 @@ def _loaded_state(loaded: dict[str, Any]) -> RoundState:
     return state
 
 
-def _sealed(state: RoundState, viewer: int | None) -> dict[str, Any]:
+def _sealed(state: RoundState, viewer: int | None, record: dict[str, Any] | None) -> dict[str, Any]:
+    """A sealed answer: the token (the state and the record so far, encrypted) and the views; once the
+    round has ended (over, or a void deal), the record itself, which then hides nothing."""
     if viewer is not None:
         check_seat(viewer, state.players, field="viewer")
     seats = range(state.players) if viewer is None else [viewer]
-    return {
-        "state_token": _sealer().seal(state.to_json()),
-        "views": views_json(state, seats),
-    }
+    payload = state.to_json()
+    if record is not None:
+        payload["record"] = record
+    out: dict[str, Any] = {"state_token": _sealer().seal(payload), "views": views_json(state, seats)}
+    if record is not None and state.phase in _ENDED:
+        out["record"] = unpacked(state, record)
+    return out
 
 
 def _sealer() -> Sealer:

@@ -348,10 +348,18 @@ class SeatViewOut(SpectatorViewOut):
 
 
 SEALED = "With sealed: true, instead of state."
+RECORD = (
+    "A sealed round's record, once the round has ended (phase over, or redeal for a void deal) and only then: "
+    "the deck as dealt, the cut given with the deal, and every move with its seat and the cards it took, as "
+    "replayRound (and a round of replayMatch) takes it."
+)
 
 
 class DealResponse(Schema):
-    variants: ClassVar[Variants] = {"state": ("PlainDeal", ("deck",)), "state_token": ("SealedDeal", ("views",))}
+    variants: ClassVar[Variants] = {
+        "state": ("PlainDeal", ("deck",)),
+        "state_token": ("SealedDeal", ("views", "record")),
+    }
     state = fields.Nested(RoundStateSchema, required=True, metadata={"description": "Without sealed."})
     deck = fields.List(
         CardField(),
@@ -362,6 +370,7 @@ class DealResponse(Schema):
     views = fields.List(
         fields.Nested(SeatViewOut), required=True, metadata={"description": "With sealed: one view per seat."}
     )
+    record = fields.Nested(ReplayRequest, metadata={"description": RECORD})
 
 
 class ViewResponse(Schema):
@@ -392,7 +401,7 @@ class RoundEventOut(Schema):
 class PlayResponse(Schema):
     variants: ClassVar[Variants] = {
         "state": ("PlainPlayResponse", ()),
-        "state_token": ("SealedPlayResponse", ("views",)),
+        "state_token": ("SealedPlayResponse", ("views", "record")),
     }
     state = fields.Nested(
         RoundStateSchema, required=True, metadata={"description": "When the request gave a plain state."}
@@ -401,6 +410,7 @@ class PlayResponse(Schema):
     views = fields.List(
         fields.Nested(SeatViewOut), required=True, metadata={"description": "With a state_token: one per seat."}
     )
+    record = fields.Nested(ReplayRequest, metadata={"description": RECORD})
     event = fields.Nested(RoundEventOut, required=True)
     breakdown = fields.List(fields.Nested(ScoreLine), allow_none=True, required=True)
     next_dealer = fields.Integer(

@@ -69,7 +69,7 @@ from .errors import (
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
-from .replay import MoveVerdict, Replay, replay_round
+from .replay import MoveVerdict, Replay, record_json, replay_round
 from .round import (
     Cut,
     CutMove,
@@ -102,6 +102,6 @@ __all__ = [
     "advance", "apply_play", "captures_of", "check_seat", "compare_breakdown", "compare_decision", "deal_round",
     "decide_match",
     "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
-    "play", "primiera_total", "random_deck", "replay_round", "round_breakdown", "score_round", "seeded_deck",
-    "validate",
+    "play", "primiera_total", "random_deck", "record_json", "replay_round", "round_breakdown",
+    "score_round", "seeded_deck", "validate",
 ]  # fmt: skip

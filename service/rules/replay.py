@@ -71,6 +71,21 @@ class MoveVerdict(NamedTuple):
         return data
 
 
+def record_json(state: RoundState, deck: Sequence[str], cut: str | None, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record of the round that ``state`` ends, as replayRound takes it: the deck as dealt, the
+    cut given with the deal (if any), and every move with its seat."""
+    record: dict[str, Any] = {
+        "rules": state.rules.to_json(),
+        "players": state.players,
+        "dealer": state.dealer,
+        "deck": list(deck),
+    }
+    if cut is not None:
+        record["cut"] = cut
+    record["moves"] = moves
+    return record
+
+
 def verdicts_to_json(verdicts: Iterable[MoveVerdict]) -> list[dict[str, Any]]:
     """``MoveVerdict.to_json`` of each verdict, in one loop: a replay renders one per move, and a
     legal play, the common case, is written here in one dict display."""

@@ -217,7 +217,10 @@ def test_a_whole_round_through_the_token_never_shows_a_seat_what_it_may_not_see(
         answer = ok(client.post("/v1/rounds/play", json={"state_token": token, "move": move}))
         expected = ok(client.post("/v1/rounds/play", json={"state": state, "move": move}))
         state = expected["state"]
-        check_sealed(answer, state, sealer, PLAY_KEYS, first=step == 0)
+        # The record only once the round is over: during it, no answer holds more than before.
+        check_sealed(
+            answer, state, sealer, PLAY_KEYS | ({"record"} if state["phase"] == "over" else set()), first=step == 0
+        )
         assert answer["event"] == expected["event"]
         assert (answer["breakdown"], answer["next_dealer"]) == (expected["breakdown"], expected["next_dealer"])
         assert answer["state_token"] != token
@@ -230,6 +233,13 @@ def test_a_whole_round_through_the_token_never_shows_a_seat_what_it_may_not_see(
     for seat in range(setup.players):
         final = ok(client.post("/v1/rounds/view", json={"state_token": token, "seat": seat}))["view"]
         assert final == views[seat]
+    # The round's record replays as it is, to the same end (issue 16: a sealed round can be disputed).
+    record = answer["record"]
+    assert record["deck"] == plain["deck"] and record.get("cut") == setup.cut
+    assert len(record["moves"]) == step and all("seat" in move for move in record["moves"])
+    replayed = ok(client.post("/v1/rounds/replay", json=record))
+    assert (replayed["valid"], replayed["complete"]) == (True, True)
+    assert (replayed["state"], replayed["breakdown"]) == (state, answer["breakdown"])
 
 
 def test_the_cutters_view_alone_shows_the_drawn_card(client, app):
@@ -277,9 +287,14 @@ def test_a_sealed_redeal_is_final(client, app):
     state = ok(client.post("/v1/rounds", json=deal))["state"]
     assert state["phase"] == "redeal"
     sealed = ok(client.post("/v1/rounds", json={**deal, "sealed": True}))
-    check_sealed(sealed, state, app.extensions["chkobba.sealer"], DEAL_KEYS)
+    # Beside the record, which a void deal ends the round with (the cards are shuffled again anyway).
+    unrecorded = {k: v for k, v in sealed.items() if k != "record"}
+    check_sealed(unrecorded, state, app.extensions["chkobba.sealer"], DEAL_KEYS)
     refused = client.post("/v1/rounds/play", json={"state_token": sealed["state_token"], "move": {"card": "AD"}})
     problem(refused, 422, "wrong-phase")
+    # A void deal ends the round: its record (no moves) is public, and replays to the same redeal.
+    assert sealed["record"] == {"rules": "chkobba", "players": 2, "dealer": 0, "deck": deck, "cut": "keep", "moves": []}
+    assert ok(client.post("/v1/rounds/replay", json=sealed["record"]))["state"] == state
 
 
 def test_a_plain_play_stays_plain(client):

@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Play one move of a round
-         * @description Checks `state` against docs/rules.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (up to about 330 KB on a 34-card table, README "What each operation costs at worst"; never with a `state_token`).
+         * @description Checks `state` against docs/rules.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (about 11 KB at most: a round's table is bounded, docs/rules.md §10.20, README "What each operation costs at worst"; never with a `state_token`).
          */
         post: operations["playRound"];
         delete?: never;
@@ -415,7 +415,7 @@ export interface components {
             card: components["schemas"]["Card"];
             value: number;
             kind: components["schemas"]["CaptureKind"];
-            /** @description Every legal capture. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
+            /** @description Every legal capture. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             options: components["schemas"]["CaptureOption"][];
         };
         Problem: {
@@ -429,9 +429,9 @@ export interface components {
             errors?: {
                 [key: string]: string[];
             };
-            /** @description Moves: the played card's options. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
+            /** @description Moves: the played card's options. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             options?: components["schemas"]["CaptureOption"][];
-            /** @description Moves: what each hand card may do, every option. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
+            /** @description Moves: what each hand card may do, every option. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
         };
         Health: {
@@ -570,6 +570,25 @@ export interface components {
             /** @description Phase cut, the cutter's view only: the card drawn. */
             cut_card?: components["schemas"]["Card"];
         };
+        ScoreLine: {
+            side: number;
+            cards: number;
+            diamonds: number;
+            sevens: number;
+            seven_of_diamonds: number;
+            sweeps: number;
+            primiera: number;
+            total: number;
+        };
+        ReplayRequest: {
+            rules: components["schemas"]["Rules"];
+            players: number;
+            dealer: number;
+            deck: components["schemas"]["Card"][];
+            cut?: components["schemas"]["Cut"];
+            moves: components["schemas"]["MoveInput"][];
+            claimed?: components["schemas"]["ScoreLine"][];
+        };
         DealResponse: components["schemas"]["PlainDeal"] | components["schemas"]["SealedDeal"];
         PlayRequest: components["schemas"]["PlainPlayRequest"] | components["schemas"]["SealedPlayRequest"];
         RoundEvent: {
@@ -585,26 +604,7 @@ export interface components {
             collected: components["schemas"]["Card"][];
             redeal: boolean;
         };
-        ScoreLine: {
-            side: number;
-            cards: number;
-            diamonds: number;
-            sevens: number;
-            seven_of_diamonds: number;
-            sweeps: number;
-            primiera: number;
-            total: number;
-        };
         PlayResponse: components["schemas"]["PlainPlayResponse"] | components["schemas"]["SealedPlayResponse"];
-        ReplayRequest: {
-            rules: components["schemas"]["Rules"];
-            players: number;
-            dealer: number;
-            deck: components["schemas"]["Card"][];
-            cut?: components["schemas"]["Cut"];
-            moves: components["schemas"]["MoveInput"][];
-            claimed?: components["schemas"]["ScoreLine"][];
-        };
         MoveVerdict: {
             index: number;
             seat: number | null;
@@ -617,7 +617,7 @@ export interface components {
             reason?: string;
             captured: components["schemas"]["Card"][];
             sweep: boolean;
-            /** @description When illegal: what the seat could play, every capture option. Can be long: a card worth 10 on the largest table (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON (README, "What each operation costs at worst"). */
+            /** @description When illegal: what the seat could play, every capture option. A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
             /** @description When illegal in phase cut: keep, table. */
             legal_cuts?: components["schemas"]["Cut"][];
@@ -825,6 +825,8 @@ export interface components {
             state_token: string;
             /** @description With sealed: one view per seat. */
             views: components["schemas"]["SeatView"][];
+            /** @description A sealed round's record, once the round has ended (phase over, or redeal for a void deal) and only then: the deck as dealt, the cut given with the deal, and every move with its seat and the cards it took, as replayRound (and a round of replayMatch) takes it. */
+            record?: components["schemas"]["ReplayRequest"];
         };
         PlainPlayResponse: {
             /** @description When the request gave a plain state. */
@@ -839,6 +841,8 @@ export interface components {
             state_token: string;
             /** @description With a state_token: one per seat. */
             views: components["schemas"]["SeatView"][];
+            /** @description A sealed round's record, once the round has ended (phase over, or redeal for a void deal) and only then: the deck as dealt, the cut given with the deal, and every move with its seat and the cards it took, as replayRound (and a round of replayMatch) takes it. */
+            record?: components["schemas"]["ReplayRequest"];
             event: components["schemas"]["RoundEvent"];
             breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @description Once over: who deals next (the dealer's right). After a redeal: the same dealer. */
