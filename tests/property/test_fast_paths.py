@@ -198,12 +198,13 @@ def test_seat_views_rendered_together_are_the_views_of_each_seat() -> None:
             view = {
                 "seat": seat,
                 "side": state.side_of(seat),
+                "hand": [c.code for c in state.hands[seat]],
+                # What a spectator sees too (spectator_json):
                 "rules": state.rules.to_json(),
                 "players": state.players,
                 "dealer": state.dealer,
                 "phase": state.phase.value,
                 "turn": state.turn,
-                "hand": [c.code for c in state.hands[seat]],
                 "hand_sizes": [len(h) for h in state.hands],
                 "table": [c.code for c in state.table],
                 "stock_size": len(state.stock),
