@@ -63,18 +63,28 @@ def state_of(
     dealer: int = 0,
 ) -> RoundState:
     """A two-player state in phase play from card codes, seat 1 (the dealer's right) to move. Every
-    card not placed joins the stock (when ``stock`` is None; as many as a whole refill allows) or
-    the piles: dull ones (no diamond, seven or six), so that they change no race."""
+    card not placed joins the stock (when ``stock`` is None; as many as whole refills allow) or the
+    piles: dull ones (no diamond, seven or six), so that they change no race.
+
+    A state a round can reach: the stock gives back refills until the plays made so far can have
+    piled the cards over (``can_pile``), and two or three cards over go to one pile. A table no deal
+    leaves (docs/rules.md §10.20) is the core's to refuse."""
     placed = {c for group in (*hands, table, stock or [], *(piles or [[], []])) for c in group}
-    rest = sorted((c for c in DECK if c.code not in placed), key=lambda c: (c.suit.value != "D", c.rank.value in "67"))
-    piles = [list(p) for p in piles] if piles else [[], []]
+    # The rest, dull cards last: the piles take theirs from the end.
+    rest = sorted(
+        (c for c in DECK if c.code not in placed), key=lambda c: c.suit.value != "D" and c.rank.value not in "67"
+    )
+    keep = len(rest) - len(rest) % 6 if stock is None else 0
+    while True:
+        extra = [c.code for c in rest[keep:]]
+        shares = (extra, []) if len(extra) < 4 else (extra[0::2], extra[1::2])
+        filled = [[*given, *share] for given, share in zip(piles or [[], []], shares, strict=True)]
+        if stock is not None or keep == 0 or can_pile(hands, keep, filled, dealer):
+            break
+        keep -= 6
     if stock is None:
-        keep = len(rest) - len(rest) % 6
-        stock, extra = [c.code for c in rest[:keep]], [c.code for c in rest[keep:]]
-    else:
-        extra = [c.code for c in rest]
-    piles[0] += extra[0::2]
-    piles[1] += extra[1::2]
+        stock = [c.code for c in rest[:keep]]
+    piles = filled
     return RoundState.from_json(
         state_json(
             rules=rules,
@@ -87,6 +97,15 @@ def state_of(
             last_capturer=0 if piles[0] else 1 if piles[1] else None,
         )
     )
+
+
+def can_pile(hands: list[list[str]], stock: int, piles: list[list[str]], dealer: int) -> bool:
+    """Whether the plays made so far (two players, the leader first) can have piled ``piles``: each
+    capture piles the card played and at least one table card (docs/rules.md §10.18), on a play of
+    the side whose pile it joins."""
+    made = len(DECK) - 4 - sum(map(len, hands)) - stock
+    plays = {(dealer + 1) % 2: (made + 1) // 2, dealer: made // 2}
+    return all(not pile or (len(pile) >= 2 and plays[side] > 0) for side, pile in enumerate(piles))
 
 
 def moves_of(hints: tuple[Hint, ...]) -> list[tuple[str, tuple[str, ...]]]:
