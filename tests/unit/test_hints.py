@@ -30,7 +30,9 @@ from service.rules import (
     seat_view,
 )
 from service.strategy import (
+    DEFAULT_BUDGET,
     REASONS,
+    REPLY_BUDGET,
     WEIGHTS,
     Budget,
     Hint,
@@ -376,22 +378,49 @@ def test_does_not_lay_the_seven_of_diamonds_when_another_card_will_do():
     assert {Reason.LAYS_SCORING_CARD, Reason.LEAVES_SEVEN_OF_DIAMONDS} <= set(hints[-1].reasons)
 
 
-def huge_state(stock: list[str] | None = None) -> RoundState:
-    """A valid state may hold 34 table cards; each king then has 1,698 captures."""
-    hands = [["KD", "QH", "QS"], ["KH", "KS", "KC"]]
-    table = [c for c in CODES if c not in {c for h in hands for c in h} | set(stock or [])]
-    return state_of(hands=hands, table=table, stock=stock or [], piles=[[], []])
+def replayed(players: int, top: str, plays: list[str]) -> RoundState:
+    """A chkobba round that a table can play: dealer 0, the cut kept, dealt from a deck whose top
+    cards are ``top`` (the seats' blocks from the leader, the table's, then the stock's) and the rest
+    in canonical order; then ``plays`` made, each a card code, with the table cards it takes after
+    "+"."""
+    codes = top.split()
+    state, _ = deal_round("chkobba", players, 0, deck=[*codes, *(c for c in CODES if c not in codes)], cut="keep")
+    for play_ in plays:
+        card, *taken = play_.split("+")
+        state, _ = advance(state, PlayMove(Card.parse(card), tuple(map(Card.parse, taken))))
+    return state
 
 
-def test_a_huge_table_is_cut_short_by_a_step_budget_and_still_lists_every_move():
-    state = huge_state()
-    found = suggest(state)
+def huge_state(players: int = 2) -> RoundState:
+    """As many legal moves as a real position has (48: no table a round leaves gives more). A table
+    holds at most one card a value beside the pairs dealt (docs/rules.md §10.20), and a card is laid
+    only where it takes nothing. The deal lays 3S 3C 6S 6C; the first hand lays QS 7S 5S 4S 2S AS,
+    highest first, so that none is a sum of the cards it finds (with four players the next seat takes
+    the first Q, 7 and 5 laid, and another of each is laid); the refill gives seat 1 three kings. Each
+    king (10) takes any of 16 sets adding up to 10. Two players with a stock weigh the reply and our
+    next capture for each move, far past the reply budget."""
+    if players == 2:
+        return replayed(2, "QS 5S 2S 7S 4S AS 3S 3C 6S 6C KH KS KC", ["QS", "7S", "5S", "4S", "2S", "AS"])
+    plays = ["QH", "QC+QH", "QS", "7H", "7C+7H", "7S", "5H", "5C+5H", "5S", "4S", "2S", "AS"]
+    return replayed(4, "QH 7C 5S QC 7S 4S QS 5H 2S 7H 5C AS 3S 3C 6S 6C KH KS KC", plays)
+
+
+@pytest.mark.parametrize(
+    ("players", "budget"),
+    # Four players weigh no next capture: 1,476 steps, near the reply budget, so a smaller one makes sure.
+    [(2, DEFAULT_BUDGET), (4, Budget(reply_steps=REPLY_BUDGET // 2))],
+)
+def test_a_huge_table_is_cut_short_by_a_step_budget_and_still_lists_every_move(players, budget):
+    state = huge_state(players)
+    assert [c.code for c in state.table] == ["3S", "3C", "6S", "6C", "QS", "7S", "5S", "4S", "2S", "AS"]
+    assert [c.code for c in state.hands[1]] == ["KH", "KS", "KC"] and state.turn == 1 and state.stock
+    found = suggest(state, budget=budget)
     assert found.shortened_by is Shortened.STEPS
-    assert found.count == len(found.moves) == len(legal_pairs(state)) > 5000
+    assert found.count == len(found.moves) == len(legal_pairs(state)) == 48
     assert sorted(moves_of(found.moves)) == sorted(legal_pairs(state))
     assert all(Reason.EXACT_ENDGAME not in h.reasons and Reason.SWEEP_RISK not in h.reasons for h in found.moves)
     # Steps are counted, not timed: the same answer every time.
-    assert suggest(huge_state()) == found
+    assert suggest(huge_state(players), budget=budget) == found
 
 
 # ---- what a call may cost: the limit and the budgets -------------------------------------------------
@@ -410,7 +439,7 @@ class Clock:
 
 
 def test_the_limit_keeps_the_best_moves_and_counts_them_all():
-    for state in positions("chkobba", 2, range(1), cut="keep")[:10] + [huge_state()]:
+    for state in [*positions("chkobba", 2, range(1), cut="keep")[:10], huge_state(2), huge_state(4)]:
         every = suggest(state)
         for limit in (1, 2, 5):
             found = suggest(state, limit=limit)
@@ -487,7 +516,7 @@ def test_the_clock_is_read_every_16_steps():
 
 def test_the_quick_scores_are_the_one_ply_scores_of_each_move():
     """``quick`` scores once per kind of capture: the same as scoring each move by itself."""
-    for state in [huge_state(stock=["AD", "AH", "AS", "AC", "2D", "2H"]), *positions("chkobba", 4, range(1))[:8]]:
+    for state in [huge_state(2), huge_state(4), *positions("chkobba", 4, range(1))[:8]]:
         k = SeatKnowledge.of(seat_view(state, state.turn))
         plays = legal_plays(k)
         quick = Heuristic(k, WEIGHTS["chkobba"]).quick(plays)
