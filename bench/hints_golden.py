@@ -13,11 +13,17 @@ The positions, the same on every run:
   shuffle (chkobba with the cut ritual, so phase cut is asked too) and played to the end, each seat
   following the best hint or, half the time, a legal move drawn by a seeded ``random.Random``;
   every position where somebody moves is asked, endgames with an empty stock included;
-- **odd states**: valid states built at random (every profile and player count), with tables of up
-  to 34 cards, empty stocks and sweeps, which real rounds seldom reach: these reach the step budgets;
+- **odd positions**: rounds of every profile and player count played to positions real rounds
+  seldom reach, each move drawn from a skewed player: one who lays the highest card that takes
+  nothing and else takes the fewest cards (big tables), one who sweeps when it can and else takes
+  the most (sweeps), and a random one. Played through the core, every position is one a round
+  reaches (a built state may not be: docs/rules.md §10.17-10.20);
 - **cuts**: chkobba deals waiting for the cut, each drawing another card;
 - **other weights**: a tenth of the played positions asked again with weights that switch terms off
-  (no pessimism, no follow, no lay cost), so that every branch of the strategy is compared.
+  (no pessimism, no follow, no lay cost), so that every branch of the strategy is compared;
+- **tight budgets**: a fifth of the played and odd positions asked again with a tenth of each step
+  budget, so that what a budget leaves (the race and the habits alone, the endgame left to the
+  heuristic) is compared too: no real round comes near the default budgets often enough for that.
 
 The time budget's clock is held still (``Budget(clock=...)``), so that only the counted steps can cut
 a search short and the answers do not depend on the machine's load.
@@ -36,11 +42,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bench.hints import CONFIGS
-from service.rules import DECK, BadState, Phase, PlayMove, RoundState, Rules, advance, deal_round, legal_moves
-from service.strategy import Budget, Hints, Weights, suggest
+from service.rules import Card, Phase, PlayMove, RoundState, Rules, advance, deal_round, legal_moves
+from service.strategy import ENDGAME_BUDGET, REPLY_BUDGET, Budget, Hints, Weights, suggest
 
 SETUPS = CONFIGS  # every profile and player count, as bench/hints.py plays them
 STILL = Budget(clock=lambda: 0.0)  # the step budgets alone decide
+TIGHT = Budget(reply_steps=REPLY_BUDGET // 10, endgame_steps=ENDGAME_BUDGET // 10, clock=lambda: 0.0)
 OTHER_WEIGHTS = (
     Weights(pessimism=0.0, follow=0.0),
     Weights(lay=0.0, keep_seven=0.0, pessimism=1.0),
@@ -69,13 +76,16 @@ def played(rounds: int) -> Iterator[tuple[str, RoundState]]:
 
 def odd(count: int) -> Iterator[tuple[str, RoundState]]:
     rng = random.Random("golden/odd")
-    made = 0
+    made = index = 0
     while made < count:
-        profile, players = SETUPS[rng.randrange(len(SETUPS))]
-        state = odd_state(rng, profile, players)
-        if state is not None:
+        profile, players = SETUPS[index % len(SETUPS)]
+        cut = ("keep", "table")[index // len(SETUPS) % 2] if Rules.of(profile).profile.cut_ritual else None
+        state, _ = deal_round(profile, players, index % players, seed=f"golden/odd/{index}", cut=cut)
+        index += 1
+        while state.turn is not None and made < count:  # a void deal (phase redeal) is left
             yield f"odd/{made}", state
             made += 1
+            state, _ = advance(state, skewed(state, rng))
 
 
 def cuts(count: int) -> Iterator[tuple[str, RoundState]]:
@@ -86,46 +96,29 @@ def cuts(count: int) -> Iterator[tuple[str, RoundState]]:
         yield f"cut/{index}", state
 
 
-def odd_state(rng: random.Random, profile: str, players: int) -> RoundState | None:
-    """A valid state in phase play with a random table, stock, piles and sweeps (None when invalid)."""
-    rules = Rules.of(profile)
-    sides = rules.profile.sides(players)
-    deck = list(DECK)
-    rng.shuffle(deck)
-    dealer = rng.randrange(players)
-    leader = (dealer + 1) % players
-    order = [(leader + k) % players for k in range(players)]
-    top = rng.randint(1, 3)
-    played_already = rng.randrange(players)
-    sizes = {seat: top - (k < played_already) for k, seat in enumerate(order)}
-    hands = [[deck.pop().code for _ in range(sizes[seat])] for seat in range(players)]
-    refills = rng.choice([0, 0, 0, 1, 2])
-    stock = [deck.pop().code for _ in range(3 * players * refills) if len(deck) > 3 * players]
-    stock = stock[: len(stock) - len(stock) % (3 * players)]
-    table_size = rng.choice([rng.randint(0, 8), rng.randint(0, len(deck))])
-    table = [deck.pop().code for _ in range(min(table_size, len(deck)))]
-    piles: list[list[str]] = [[] for _ in range(sides)]
-    for card in deck:
-        piles[rng.randrange(sides)].append(card.code)
-    sweeps = [rng.randint(0, min(2, len(p) // 2)) for p in piles]
-    holders = [s for s, p in enumerate(piles) if p]
-    data = {
-        "rules": profile,
-        "players": players,
-        "dealer": dealer,
-        "phase": "play",
-        "turn": order[played_already],
-        "hands": hands,
-        "table": table,
-        "stock": stock,
-        "piles": piles,
-        "sweeps": sweeps,
-        "last_capturer": rng.choice(holders) if holders else None,
-    }
-    try:
-        return RoundState.from_json(data)
-    except BadState:
-        return None
+def skewed(state: RoundState, rng: random.Random) -> PlayMove:
+    """A move of the hoarder (60%), the sweeper (25%) or the random player (15%)."""
+    values = state.rules.profile.card_values
+    plays: list[tuple[Card, tuple[Card, ...], bool]] = [
+        (caps.card, option, caps.is_sweep(i))
+        for caps in legal_moves(state)
+        for i, option in enumerate(caps.options or ((),))
+    ]
+    style = rng.random()
+    if style < 0.6:  # lay the highest card that takes nothing: lays from high to low build big tables
+        laid = [p for p in plays if not p[1]]
+        if laid:
+            top = max(values[p[0]] for p in laid)
+            plays = [p for p in laid if values[p[0]] == top]
+        else:
+            fewest = min(len(p[1]) for p in plays)
+            plays = [p for p in plays if len(p[1]) == fewest]
+    elif style < 0.85:  # sweep, else take the most cards
+        sweeps = [p for p in plays if p[2]]
+        most = max(len(p[1]) for p in plays)
+        plays = sweeps or [p for p in plays if len(p[1]) == most]
+    card, option, _ = plays[rng.randrange(len(plays))]
+    return PlayMove(card, option)
 
 
 def answer(found: Hints) -> dict[str, Any]:
@@ -139,9 +132,10 @@ def answer(found: Hints) -> dict[str, Any]:
 def lines(quick: bool) -> Iterator[dict[str, Any]]:
     rounds, odd_count = (4, 200) if quick else (40, 2000)
     every = list(played(rounds))
+    odd_ones = list(odd(odd_count))
     for name, state in every:
         yield {"id": name, "state": state.to_json(), "answer": answer(suggest(state, budget=STILL))}
-    for name, state in (*odd(odd_count), *cuts(odd_count // 10)):
+    for name, state in (*odd_ones, *cuts(odd_count // 10)):
         yield {"id": name, "state": state.to_json(), "answer": answer(suggest(state, budget=STILL))}
     for k, (name, state) in enumerate(every[::10]):
         weights = OTHER_WEIGHTS[k % len(OTHER_WEIGHTS)]
@@ -151,6 +145,13 @@ def lines(quick: bool) -> Iterator[dict[str, Any]]:
             "weights": {f.name: getattr(weights, f.name) for f in dataclasses.fields(weights) if f.name != "keep_cut"},
             "state": state.to_json(),
             "answer": answer(found),
+        }
+    for name, state in [p for p in [*every, *odd_ones][::5] if p[1].phase is Phase.PLAY]:  # a cut has no budget
+        yield {
+            "id": f"{name}/tight",
+            "budget": {"reply_steps": TIGHT.reply_steps, "endgame_steps": TIGHT.endgame_steps},
+            "state": state.to_json(),
+            "answer": answer(suggest(state, budget=TIGHT)),
         }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from service.rules import DECK, RoundState, deal_round, seeded_deck
+from service.rules import DECK, Card, PlayMove, RoundState, advance, deal_round, seeded_deck
 
 Example = dict[str, Any]
 
@@ -215,8 +215,16 @@ def view() -> dict[str, Example]:
     }
 
 
-# Every face card in the hands: the table holds the 28 others, and each king about 1,640 captures.
-_HUGE_HANDS = [["KD", "QH", "QS"], ["KH", "KS", "KC"], ["JD", "JH", "JS"], ["JC", "QD", "QC"]]
+@cache
+def _most_moves() -> RoundState:
+    """As many legal moves as a real position has (docs/rules.md §10.20: a table shows one card a value beside
+    the pairs dealt): the deal lays 3S 3C 6S 6C, the first hand lays QS 7S 5S 4S 2S AS, highest first, so
+    that none takes anything, and the refill gives seat 1 three kings, with 16 captures each."""
+    top = ["QS", "5S", "2S", "7S", "4S", "AS", "3S", "3C", "6S", "6C", "KH", "KS", "KC"]
+    state = deal_round("chkobba", 2, 0, deck=[*top, *(c.code for c in DECK if c.code not in top)], cut="keep")[0]
+    for code in ("QS", "7S", "5S", "4S", "2S", "AS"):
+        state = advance(state, PlayMove(Card.parse(code), ()))[0]
+    return state
 
 
 @cache
@@ -270,24 +278,10 @@ def hints() -> dict[str, Example]:
             },
         },
         "huge-table": {
-            "summary": "Four players and 28 table cards: 4,926 legal moves, the best 3 asked for; the step budget "
-            "leaves the race and the habits to score them (shortened_by: steps)",
-            "body": {
-                "state": {
-                    "rules": "chkobba",
-                    "players": 4,
-                    "dealer": 0,
-                    "phase": "play",
-                    "turn": 1,
-                    "hands": _HUGE_HANDS,
-                    "table": [c.code for c in DECK if c.code not in {x for hand in _HUGE_HANDS for x in hand}],
-                    "stock": [],
-                    "piles": [[], []],
-                    "sweeps": [0, 0],
-                    "last_capturer": None,
-                },
-                "limit": 3,
-            },
+            "summary": "Two players, three kings to move on a 10-card table: 48 legal moves, the most a real round "
+            "gives, the best 3 asked for; the step budget leaves the race and the habits to score them "
+            "(shortened_by: steps)",
+            "body": {"state": _most_moves().to_json(), "limit": 3},
         },
         "cut": {
             "summary": "Phase cut: the cutter (seat 0) has drawn 7D and is told to keep it",

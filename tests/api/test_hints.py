@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..support import state_json, strings_in
+from ..support import strings_in
 from .conftest import CANONICAL, deck_starting, ok, problem
 
 MOVE_KEYS = {"move", "score", "reasons"}
@@ -200,20 +200,32 @@ def test_a_bad_state_is_a_bad_state(client):
 
 # ---- the limit and the budgets (README, "Move hints": "What a call may cost") -------------------------
 
-# Every face card in the hands: the table holds the other 28, and the seat to move (1) holds three kings.
-HUGE_HANDS = [["KD", "QH", "QS"], ["KH", "KS", "KC"], ["JD", "JH", "JS"], ["JC", "QD", "QC"]]
+# As many legal moves as a real position has (docs/rules.md §10.20: a table holds one card a value beside the
+# pairs dealt). Dealer 0, the cut kept: the deal lays 3S 3C 6S 6C, and the first hand lays QS 7S 5S 4S 2S AS,
+# highest first, each where no card of its value lies and no set of table cards adds up to it (§4.4); the
+# refill gives seat 1 KH KS KC. In chkobba K is 10 and Q 8 (§1): each king takes one of 16 sets adding up to
+# 10 (8+2; 7+3 and 6+4, twice each; 7+2+1; 6+3+1, four times; 5+4+1; 5+3+2, twice; 4+3+3; 4+3+2+1, twice):
+# 48 moves (§4.2).
+HUGE_DECK = deck_starting("QS", "5S", "2S", "7S", "4S", "AS", "3S", "3C", "6S", "6C", "KH", "KS", "KC")
+HUGE_PLAYS = ["QS", "7S", "5S", "4S", "2S", "AS"]
 
 
-def huge_state() -> dict[str, Any]:
-    faces = {c for hand in HUGE_HANDS for c in hand}
-    return state_json(players=4, hands=HUGE_HANDS, table=[c for c in CANONICAL if c not in faces], stock=[])
+@pytest.fixture(scope="module")
+def huge_state(client) -> dict[str, Any]:
+    state = deal(client, rules="chkobba", players=2, dealer=0, deck=HUGE_DECK, cut="keep")["state"]
+    for card in HUGE_PLAYS:
+        state = ok(client.post("/v1/rounds/play", json={"state": state, "move": {"card": card}}))["state"]
+    assert state["table"] == ["3S", "3C", "6S", "6C", "QS", "7S", "5S", "4S", "2S", "AS"]
+    assert state["turn"] == 1 and state["hands"][1] == ["KH", "KS", "KC"] and len(state["stock"]) == 24
+    return state
 
 
-def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_search(client):
-    body = ok(hints(client, state=huge_state()))
-    # Thousands of legal moves, the 20 best of them answered (the default limit).
-    assert body["move_count"] > 4000
+def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_search(client, huge_state):
+    body = ok(hints(client, state=huge_state))
+    # 48 legal moves, the 20 best of them answered (the default limit).
+    assert body["move_count"] == 48
     assert len(body["moves"]) == 20
+    # Two players with a stock: the reply and our next capture, weighed for each move, outrun the step budget.
     assert body["shortened_by"] == "steps"
     for entry in body["moves"]:
         assert entry["move"]["card"] in {"KH", "KS", "KC"} and entry["move"]["capture"]
@@ -221,14 +233,14 @@ def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_sear
     scores = [entry["score"] for entry in body["moves"]]
     assert scores == sorted(scores, reverse=True)
     # The step budget depends on the input only: the same answer, byte for byte.
-    assert hints(client, state=huge_state()).get_data() == hints(client, state=huge_state()).get_data()
+    assert hints(client, state=huge_state).get_data() == hints(client, state=huge_state).get_data()
 
 
-def test_the_limit_keeps_the_best_moves_in_order(client):
-    every = ok(hints(client, state=huge_state(), limit=100))
-    assert len(every["moves"]) == 100
+def test_the_limit_keeps_the_best_moves_in_order(client, huge_state):
+    every = ok(hints(client, state=huge_state, limit=100))
+    assert len(every["moves"]) == every["move_count"] == 48  # fewer than the largest limit: every one
     for limit in (1, 3, 20):
-        body = ok(hints(client, state=huge_state(), limit=limit))
+        body = ok(hints(client, state=huge_state, limit=limit))
         assert body["moves"] == every["moves"][:limit]
         assert body["move_count"] == every["move_count"]
     # A real round: fewer moves than the limit, every one answered.
@@ -238,14 +250,15 @@ def test_the_limit_keeps_the_best_moves_in_order(client):
     assert first["moves"] == full["moves"][:1] and first["move_count"] == full["move_count"] == len(full["moves"])
 
 
-def test_the_answer_stays_small_at_the_largest_limit(client):
-    # Without a limit this state answered 553,805 bytes; the largest limit keeps it below 32 KiB.
-    response = hints(client, state=huge_state(), limit=100)
+def test_the_answer_stays_small_at_the_largest_limit(client, huge_state):
+    # The most moves a real position has, every one answered at the largest limit: well below 32 KiB.
+    response = hints(client, state=huge_state, limit=100)
     assert response.status_code == 200
+    assert len(response.get_json()["moves"]) == 48
     assert len(response.get_data()) < 32 * 1024
 
 
 @pytest.mark.parametrize("limit", [0, -1, 101, 10**6, True, "5", 2.5, None])
-def test_a_limit_out_of_range_is_refused(client, limit):
-    found = problem(hints(client, state=huge_state(), limit=limit), 422, "validation-error")
+def test_a_limit_out_of_range_is_refused(client, huge_state, limit):
+    found = problem(hints(client, state=huge_state, limit=limit), 422, "validation-error")
     assert "limit" in found["errors"], found

@@ -31,6 +31,7 @@ from service.rules import (
 )
 from service.strategy import (
     REASONS,
+    REPLY_BUDGET,
     WEIGHTS,
     Budget,
     Hint,
@@ -63,18 +64,28 @@ def state_of(
     dealer: int = 0,
 ) -> RoundState:
     """A two-player state in phase play from card codes, seat 1 (the dealer's right) to move. Every
-    card not placed joins the stock (when ``stock`` is None; as many as a whole refill allows) or
-    the piles: dull ones (no diamond, seven or six), so that they change no race."""
+    card not placed joins the stock (when ``stock`` is None; as many as whole refills allow) or the
+    piles: dull ones (no diamond, seven or six), so that they change no race.
+
+    A state a round can reach: the stock gives back refills until the plays made so far can have
+    piled the cards over (``can_pile``), and two or three cards over go to one pile. A table no deal
+    leaves (docs/rules.md §10.20) is the core's to refuse."""
     placed = {c for group in (*hands, table, stock or [], *(piles or [[], []])) for c in group}
-    rest = sorted((c for c in DECK if c.code not in placed), key=lambda c: (c.suit.value != "D", c.rank.value in "67"))
-    piles = [list(p) for p in piles] if piles else [[], []]
+    # The rest, dull cards last: the piles take theirs from the end.
+    rest = sorted(
+        (c for c in DECK if c.code not in placed), key=lambda c: c.suit.value != "D" and c.rank.value not in "67"
+    )
+    keep = len(rest) - len(rest) % 6 if stock is None else 0
+    while True:
+        extra = [c.code for c in rest[keep:]]
+        shares = (extra, []) if len(extra) < 4 else (extra[0::2], extra[1::2])
+        filled = [[*given, *share] for given, share in zip(piles or [[], []], shares, strict=True)]
+        if stock is not None or keep == 0 or can_pile(hands, keep, filled, dealer):
+            break
+        keep -= 6
     if stock is None:
-        keep = len(rest) - len(rest) % 6
-        stock, extra = [c.code for c in rest[:keep]], [c.code for c in rest[keep:]]
-    else:
-        extra = [c.code for c in rest]
-    piles[0] += extra[0::2]
-    piles[1] += extra[1::2]
+        stock = [c.code for c in rest[:keep]]
+    piles = filled
     return RoundState.from_json(
         state_json(
             rules=rules,
@@ -87,6 +98,15 @@ def state_of(
             last_capturer=0 if piles[0] else 1 if piles[1] else None,
         )
     )
+
+
+def can_pile(hands: list[list[str]], stock: int, piles: list[list[str]], dealer: int) -> bool:
+    """Whether the plays made so far (two players, the leader first) can have piled ``piles``: each
+    capture piles the card played and at least one table card (docs/rules.md §10.18), on a play of
+    the side whose pile it joins."""
+    made = len(DECK) - 4 - sum(map(len, hands)) - stock
+    plays = {(dealer + 1) % 2: (made + 1) // 2, dealer: made // 2}
+    return all(not pile or (len(pile) >= 2 and plays[side] > 0) for side, pile in enumerate(piles))
 
 
 def moves_of(hints: tuple[Hint, ...]) -> list[tuple[str, tuple[str, ...]]]:
@@ -357,22 +377,54 @@ def test_does_not_lay_the_seven_of_diamonds_when_another_card_will_do():
     assert {Reason.LAYS_SCORING_CARD, Reason.LEAVES_SEVEN_OF_DIAMONDS} <= set(hints[-1].reasons)
 
 
-def huge_state(stock: list[str] | None = None) -> RoundState:
-    """A valid state may hold 34 table cards; each king then has 1,698 captures."""
-    hands = [["KD", "QH", "QS"], ["KH", "KS", "KC"]]
-    table = [c for c in CODES if c not in {c for h in hands for c in h} | set(stock or [])]
-    return state_of(hands=hands, table=table, stock=stock or [], piles=[[], []])
+def replayed(players: int, top: str, plays: list[str]) -> RoundState:
+    """A chkobba round that a table can play: dealer 0, the cut kept, dealt from a deck whose top
+    cards are ``top`` (the seats' blocks from the leader, the table's, then the stock's) and the rest
+    in canonical order; then ``plays`` made, each a card code, with the table cards it takes after
+    "+"."""
+    codes = top.split()
+    state, _ = deal_round("chkobba", players, 0, deck=[*codes, *(c for c in CODES if c not in codes)], cut="keep")
+    for play_ in plays:
+        card, *taken = play_.split("+")
+        state, _ = advance(state, PlayMove(Card.parse(card), tuple(map(Card.parse, taken))))
+    return state
 
 
-def test_a_huge_table_is_cut_short_by_a_step_budget_and_still_lists_every_move():
-    state = huge_state()
-    found = suggest(state)
+def huge_state(players: int = 2) -> RoundState:
+    """As many legal moves as a real position has (48: no table a round leaves gives more). A table
+    holds at most one card a value beside the pairs dealt (docs/rules.md §10.20), and a card is laid
+    only where it takes nothing. The deal lays 3S 3C 6S 6C; the first hand lays QS 7S 5S 4S 2S AS,
+    highest first, so that none is a sum of the cards it finds (with four players the next seat takes
+    the first Q, 7 and 5 laid, and another of each is laid); the refill gives seat 1 three kings. Each
+    king (10) takes any of 16 sets adding up to 10. Two players with a stock weigh the reply and our
+    next capture for each move, far past the reply budget."""
+    if players == 2:
+        return replayed(2, "QS 5S 2S 7S 4S AS 3S 3C 6S 6C KH KS KC", ["QS", "7S", "5S", "4S", "2S", "AS"])
+    plays = ["QH", "QC+QH", "QS", "7H", "7C+7H", "7S", "5H", "5C+5H", "5S", "4S", "2S", "AS"]
+    return replayed(4, "QH 7C 5S QC 7S 4S QS 5H 2S 7H 5C AS 3S 3C 6S 6C KH KS KC", plays)
+
+
+# The default step budgets, and a clock that stands still: only counted steps cut a search short, on
+# any machine however slow (a huge table's search takes a few milliseconds of the 15 the time budget allows).
+STEPS_ONLY = Budget(clock=lambda: 0.0)
+
+
+@pytest.mark.parametrize(
+    ("players", "budget"),
+    # Four players weigh no next capture: 1,476 steps, near the reply budget, so a smaller one makes sure.
+    [(2, STEPS_ONLY), (4, dataclasses.replace(STEPS_ONLY, reply_steps=REPLY_BUDGET // 2))],
+)
+def test_a_huge_table_is_cut_short_by_a_step_budget_and_still_lists_every_move(players, budget):
+    state = huge_state(players)
+    assert [c.code for c in state.table] == ["3S", "3C", "6S", "6C", "QS", "7S", "5S", "4S", "2S", "AS"]
+    assert [c.code for c in state.hands[1]] == ["KH", "KS", "KC"] and state.turn == 1 and state.stock
+    found = suggest(state, budget=budget)
     assert found.shortened_by is Shortened.STEPS
-    assert found.count == len(found.moves) == len(legal_pairs(state)) > 5000
+    assert found.count == len(found.moves) == len(legal_pairs(state)) == 48
     assert sorted(moves_of(found.moves)) == sorted(legal_pairs(state))
     assert all(Reason.EXACT_ENDGAME not in h.reasons and Reason.SWEEP_RISK not in h.reasons for h in found.moves)
     # Steps are counted, not timed: the same answer every time.
-    assert suggest(huge_state()) == found
+    assert suggest(huge_state(players), budget=budget) == found
 
 
 # ---- what a call may cost: the limit and the budgets -------------------------------------------------
@@ -391,10 +443,10 @@ class Clock:
 
 
 def test_the_limit_keeps_the_best_moves_and_counts_them_all():
-    for state in positions("chkobba", 2, range(1), cut="keep")[:10] + [huge_state()]:
-        every = suggest(state)
+    for state in [*positions("chkobba", 2, range(1), cut="keep")[:10], huge_state(2), huge_state(4)]:
+        every = suggest(state, budget=STEPS_ONLY)
         for limit in (1, 2, 5):
-            found = suggest(state, limit=limit)
+            found = suggest(state, limit=limit, budget=STEPS_ONLY)
             assert found.moves == every.moves[:limit]
             assert found.count == every.count
     with pytest.raises(InvalidInput):
@@ -468,7 +520,7 @@ def test_the_clock_is_read_every_16_steps():
 
 def test_the_quick_scores_are_the_one_ply_scores_of_each_move():
     """``quick`` scores once per kind of capture: the same as scoring each move by itself."""
-    for state in [huge_state(stock=["AD", "AH", "AS", "AC", "2D", "2H"]), *positions("chkobba", 4, range(1))[:8]]:
+    for state in [huge_state(2), huge_state(4), *positions("chkobba", 4, range(1))[:8]]:
         k = SeatKnowledge.of(seat_view(state, state.turn))
         plays = legal_plays(k)
         quick = Heuristic(k, WEIGHTS["chkobba"]).quick(plays)
