@@ -575,8 +575,8 @@ class HintsRequest(OneOfFields):
         validate=validate.Range(min=1, max=MAX_HINTS_LIMIT),
         metadata={
             "description": f"The most moves to answer, the best ones (default {HINTS_LIMIT}, at most "
-            f"{MAX_HINTS_LIMIT}): real rounds rarely have more than 10 legal moves, but a huge table can have "
-            "thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are."
+            f"{MAX_HINTS_LIMIT}): real rounds rarely have more than 10 legal moves; the most a state the service "
+            "accepts has is 168 (three kings on 12 table cards). `move_count` says how many there are."
         },
     )
 

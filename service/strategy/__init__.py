@@ -42,9 +42,9 @@ sides) that the strategy expects after it (README, "Move hints", gives every ter
 Every call has a bounded cost (README, "Move hints"), whatever the state: a ``Budget`` of counted
 steps for the endgame search and for the reply terms, each falling back to the cheaper terms when
 spent, and of CPU time as a safety net. Real rounds hardly ever reach the step budgets (2 calls of
-the 549,672 of bench/hints.py); a huge table (a state can hold 34 table cards, and a king then has
-over 1,600 captures) does, and its moves are then scored by the race and the habits alone, one
-evaluation per kind of capture. The answer says which budget, if any, shortened the search.
+the 549,672 of bench/hints.py); a crafted table (three kings to move on 12 table cards have 168
+moves) does, and its moves are then scored by the race and the habits alone, one evaluation per kind
+of capture. The answer says which budget, if any, shortened the search.
 
 Deterministic: no randomness, ties broken by card order, then capture positions. Steps are counted,
 so a step budget gives the same answer for the same input; only the time budget depends on the

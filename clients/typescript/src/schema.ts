@@ -798,7 +798,7 @@ export interface components {
             /** @description When given, must be the seat to move. */
             seat?: number;
             /**
-             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
+             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves; the most a state the service accepts has is 168 (three kings on 12 table cards). `move_count` says how many there are.
              * @default 20
              */
             limit?: number;
@@ -809,7 +809,7 @@ export interface components {
             /** @description When given, must be the seat to move. */
             seat?: number;
             /**
-             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves, but a huge table can have thousands (a king on the 36 other cards has 1,698 captures). `move_count` says how many there are.
+             * @description The most moves to answer, the best ones (default 20, at most 100): real rounds rarely have more than 10 legal moves; the most a state the service accepts has is 168 (three kings on 12 table cards). `move_count` says how many there are.
              * @default 20
              */
             limit?: number;
