@@ -352,3 +352,97 @@ def test_the_profile_options_change_the_verdict(open_page, screenshots) -> None:
     expect(verdict).to_have_attribute("data-verdict", "legal")
     expect(verdict.locator(".badge.sweep")).to_have_text("chkobba")
     screenshots(page, "referee-judge-options-en-desktop")
+
+
+# ---- the console says what happened (the verdict, its numbering, a new input, a refusal) -------------
+
+# The page's complete example (the portable shuffle of "referee-1") up to move 19, index 18 in the API:
+# seat 1 holds 3C 7S 5C, the table is 3S 7H, and the record lays 3C, taking nothing (capture []).
+# A 3 lies on the table, so 3C must take it (docs/rules.md §4.1, §4.3): capture is mandatory. The
+# API's English reason says so; the console once headed it "not a legal capture for this card".
+REFEREE_1 = (
+    "3D QH JH 7C QD 7D AC 2D 4H KC 5S 2C AD 3S 4C QC 6D 6S AS KH KD 7H 5C 7S 3C 2H 6H JD 6C 2S "
+    "4D KS JC 3H 4S AH 5D JS 5H QS"
+).split()
+LAID_RECORD = {
+    "dealer": 0,
+    "cut": "keep",
+    "deck": REFEREE_1,
+    "moves": [
+        {"card": "3D", "capture": ["AC", "2D"]},
+        {"card": "7C"},
+        {"card": "JH"},
+        {"card": "7D", "capture": ["7C"]},
+        {"card": "QH"},
+        {"card": "QD", "capture": ["QH"]},
+        {"card": "2C"},
+        {"card": "4C", "capture": ["4H"]},
+        {"card": "5S"},
+        {"card": "3S"},
+        {"card": "AD"},
+        {"card": "QC", "capture": ["2C", "5S", "AD"]},
+        {"card": "6D"},
+        {"card": "KH", "capture": ["KC"]},
+        {"card": "6S", "capture": ["6D"]},
+        {"card": "7H"},
+        {"card": "AS"},
+        {"card": "KD", "capture": ["JH", "AS"]},
+        {"card": "3C", "capture": []},
+    ],
+}
+
+# What the console says, in each language: the verdict for LAID_RECORD and for ILLEGAL_RECORD, the
+# moves' numbering, the link to the move, and the contract's messages.
+SAYS: dict[str, dict[str, str]] = {
+    "en": {
+        "check": "Check the record",
+        "not_json": "The record is not valid JSON",
+    },
+    "fr": {
+        "check": "Vérifier le relevé",
+        "not_json": "Le relevé n'est pas du JSON valide",
+    },
+    "ar": {
+        "check": "تحقّق من السجلّ",
+        "not_json": "السجلّ ليس JSON صالحًا",
+    },
+}
+LANGS = pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+
+
+def check(page: Page, lang: str, record: dict[str, Any]) -> None:
+    page.locator("#record").fill(json.dumps(record))
+    page.get_by_role("button", name=SAYS[lang]["check"]).click()
+    expect(page.locator("#verdict")).to_be_visible()
+
+
+@LANGS
+def test_a_new_input_clears_the_old_verdict(open_page, lang: str) -> None:
+    says = SAYS[lang]
+    page = ready(open_page(f"/referee?lang={lang}"))
+    result = page.locator("#review-result")
+    check(page, lang, ILLEGAL_RECORD)
+
+    # Invalid JSON pasted over a judged record: the old verdict goes as soon as the record changes,
+    # and checking it says only that it is not JSON, in the page's language.
+    page.locator("#record").fill('{"dealer": 0,')
+    expect(result).to_be_empty()
+    page.get_by_role("button", name=says["check"]).click()
+    expect(page.locator("#review-status")).to_contain_text(says["not_json"])
+    expect(page.locator("#review-status")).not_to_contain_text("JSON input")  # the browser's English message
+    expect(result).to_be_empty()
+
+    # Invalid JSON checked while a verdict is shown (the record edited by a script, no input event).
+    check(page, lang, ILLEGAL_RECORD)
+    page.locator("#record").evaluate("(node, text) => { node.value = text; }", "[1, 2")
+    page.get_by_role("button", name=says["check"]).click()
+    expect(page.locator("#review-status")).to_contain_text(says["not_json"])
+    expect(result).to_be_empty()
+
+    # An example loaded, or the scores changed: the verdict was not given for them either.
+    check(page, lang, ILLEGAL_RECORD)
+    page.locator('[data-example="complete"]').click()
+    expect(result).to_be_empty()
+    check(page, lang, LAID_RECORD)
+    page.locator("#score-before-0").fill("3")
+    expect(result).to_be_empty()

@@ -271,26 +271,48 @@ function renderScoreFields() {
 
 // ---- tab 1: review a record ------------------------------------------------------------------
 
+// A verdict holds for the record, rules and scores it was given: once any of them changes it no
+// longer says anything about what is on screen, so it goes.
+function clearReview() {
+  if (!app.review && !$("review-status").textContent) return;
+  app.review = null;
+  setStatus("review-status", "");
+  renderReview();
+}
+
 async function loadFile(event) {
   const file = event.target.files?.[0];
   if (!file) return;
   $("record").value = await file.text();
-  setStatus("review-status", "");
+  clearReview();
 }
 
 function loadExample(name) {
   $("record").value = recordText(EXAMPLES[name]);
+  clearReview();
   $("record").focus();
+}
+
+// Where the record stops being JSON, in the page's language (the browser's own message is English).
+function jsonProblem(text, error) {
+  const at = /position (\d+)/.exec(error.message);
+  if (at) {
+    const lines = text.slice(0, Number(at[1])).split("\n");
+    return tr("notJsonAt", { line: lines.length, column: lines[lines.length - 1].length + 1 });
+  }
+  return tr(/end of JSON input/i.test(error.message) ? "notJsonEnd" : "notJson");
 }
 
 async function review(event) {
   event.preventDefault();
+  app.review = null; // whatever this check gives, the last record's verdict no longer stands
+  renderReview();
   setStatus("review-status", "");
   let record;
   try {
     record = JSON.parse($("record").value);
   } catch (error) {
-    setStatus("review-status", tr("notJson", { message: error.message }), "error");
+    setStatus("review-status", jsonProblem($("record").value, error), "error");
     return;
   }
   if (!record || typeof record !== "object" || Array.isArray(record)) {
@@ -854,6 +876,12 @@ async function start() {
     tab.addEventListener("keydown", tabKeys);
   }
   $("review-form").addEventListener("submit", review);
+  // A new record, other rules or other scores: the verdict on screen was not given for them.
+  $("record").addEventListener("input", clearReview);
+  $("scores-fields").addEventListener("input", clearReview);
+  $("options-fields").addEventListener("change", clearReview);
+  $("profile").addEventListener("change", clearReview);
+  $("players").addEventListener("change", clearReview);
   $("record-file").addEventListener("change", loadFile);
   for (const button of document.querySelectorAll("[data-example]")) {
     button.addEventListener("click", () => loadExample(button.dataset.example));
