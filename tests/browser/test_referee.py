@@ -397,14 +397,26 @@ SAYS: dict[str, dict[str, str]] = {
     "en": {
         "check": "Check the record",
         "not_json": "The record is not valid JSON",
+        "refused": "The service refused the request: the request does not follow the contract",
+        "missing": "missing: this field is required",
+        "not_list": "must be a list",
+        "unknown": "unknown: the contract has no such field",
     },
     "fr": {
         "check": "Vérifier le relevé",
         "not_json": "Le relevé n'est pas du JSON valide",
+        "refused": "Le service a refusé la demande : la demande ne respecte pas le contrat",
+        "missing": "manquant : ce champ est obligatoire",
+        "not_list": "doit être une liste",
+        "unknown": "inconnu : le contrat n'a pas ce champ",
     },
     "ar": {
         "check": "تحقّق من السجلّ",
         "not_json": "السجلّ ليس JSON صالحًا",
+        "refused": "رفضت الخدمة الطلب: الطلب لا يتبع العقد",
+        "missing": "مفقود: هذا الحقل مطلوب",
+        "not_list": "يجب أن يكون قائمة",
+        "unknown": "غير معروف: العقد لا يعرف هذا الحقل",
     },
 }
 LANGS = pytest.mark.parametrize("lang", ["en", "fr", "ar"])
@@ -446,3 +458,34 @@ def test_a_new_input_clears_the_old_verdict(open_page, lang: str) -> None:
     check(page, lang, LAID_RECORD)
     page.locator("#score-before-0").fill("3")
     expect(result).to_be_empty()
+
+
+@LANGS
+def test_a_record_that_breaks_the_contract_names_each_field_once_in_the_page_language(
+    open_page, service, lang: str
+) -> None:
+    says = SAYS[lang]
+    record = {"moves": "none yet", "referee": "K. B."}
+    status, problem = service.call("POST", "/v1/rounds/replay", {"rules": "chkobba", "players": 2, **record})
+    assert status == 422 and problem["code"] == "validation-error", problem
+    assert problem["errors"] == {
+        "dealer": ["Missing data for required field."],
+        "deck": ["Missing data for required field."],
+        "moves": ["Not a valid list."],
+        "referee": ["Unknown field."],
+    }, problem
+    assert problem["detail"].startswith("dealer: Missing data for required field."), problem  # the first again
+
+    page = ready(open_page(f"/referee?lang={lang}", viewport=PHONE))
+    page.locator("#record").fill(json.dumps(record))
+    page.get_by_role("button", name=says["check"]).click()
+    block = page.locator("#review-result .problem")
+    expect(block).to_contain_text(says["refused"])
+    expect(block.locator("code")).to_have_count(4)
+    assert sorted(block.locator("code").all_inner_texts()) == sorted(problem["errors"]), "each path, once"
+    text = block.inner_text()
+    assert "Missing data for required field" not in text and "Unknown field" not in text, text
+    assert text.count(says["missing"]) == 2, text  # dealer and deck, once each
+    expect(block.locator("li", has=page.locator("code", has_text="moves"))).to_contain_text(says["not_list"])
+    expect(block.locator("li", has=page.locator("code", has_text="referee"))).to_contain_text(says["unknown"])
+    no_sideways_scroll(page)

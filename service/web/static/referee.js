@@ -96,15 +96,76 @@ function problemText(res) {
   return tr("refused", { reason: reason === code ? res.data.detail || code : reason });
 }
 
+// The contract's messages (marshmallow's, as the API answers them in `errors`), in the page's language.
+const FIELD_MESSAGES = [
+  [/^Missing data for required field\.$/, () => ["vm_missing"]],
+  [/^Not a valid list\.$/, () => ["vm_notList"]],
+  [/^Unknown field\.$/, () => ["vm_unknown"]],
+  [/^Not a valid integer\.$/, () => ["vm_notInteger"]],
+  [/^Not a valid string\.$/, () => ["vm_notString"]],
+  [/^Not a valid boolean\.$/, () => ["vm_notBoolean"]],
+  [/^Field may not be null\.$/, () => ["vm_null"]],
+  [/^(Invalid input type|Not a valid mapping type)\.$/, () => ["vm_notObject"]],
+  [/^Invalid type\.$/, () => ["vm_type"]],
+  [/^Length must be between (\d+) and (\d+)\.$/, (a, b) => [a === b ? "vm_lengthExact" : "vm_length", { a, b }]],
+  [/^Longer than maximum length (\d+)\.$/, (n) => ["vm_longer", { n }]],
+  [/^Shorter than minimum length (\d+)\.$/, (n) => ["vm_shorter", { n }]],
+  [/^Must be greater than or equal to (-?\d+) and less than or equal to (-?\d+)\.$/, (a, b) => ["vm_range", { a, b }]],
+  [/^Must be greater than or equal to (-?\d+)\.$/, (a) => ["vm_min", { a }]],
+  [/^Must be less than or equal to (-?\d+)\.$/, (b) => ["vm_max", { b }]],
+  [/^Must be one of: (.*)\.$/, (list) => ["vm_oneOf", { list }]],
+  // The rules core's two messages about cards (invalid-card, duplicate-card), which a record often has.
+  [/^(.*) is not a card\b/, (value) => ["vm_notCard", { value }]],
+  [/^(\S+) appears twice, at (\S+) and (\S+)$/, (card, a, b) => ["vm_twice", { card, a, b }]],
+];
+
+// One message of `errors`: translated when it is one of the contract's own; otherwise the problem
+// code's reason when it is the only message (the code is the first coded message's: with several,
+// it need not be this one's), or a plain "not accepted", with the service's English words quoted.
+function fieldMessage(message, code, only) {
+  for (const [pattern, key] of FIELD_MESSAGES) {
+    const found = pattern.exec(message);
+    if (found) return [tr(...key(...found.slice(1)))];
+  }
+  const translated = only && code && code !== "validation-error" && reasonText(app.lang, code) !== code;
+  const lead = translated ? `${reasonText(app.lang, code)}; ` : `${tr("vm_other")} `;
+  return [lead, el("q", { lang: "en", dir: "ltr", text: message })];
+}
+
+// The service's English words, kept for whoever wants them, folded away and marked as English.
+function serviceWords(text) {
+  return el(
+    "details",
+    { class: "service-words" },
+    el("summary", { text: tr("serviceWords") }),
+    el("p", { lang: "en", dir: "ltr", text }),
+  );
+}
+
+// A refusal: what the service refused, in the page's language, and each field at fault once (the
+// problem's English `detail` only repeats the first of them).
 function problemBlock(res) {
   const block = el("div", { class: "problem", role: "alert" }, el("p", { text: problemText(res) }));
   const data = res.data || {};
-  const details = [];
-  if (data.detail) details.push(el("li", { lang: "en", dir: "ltr", text: data.detail }));
-  for (const [field, messages] of Object.entries(data.errors || {})) {
-    details.push(el("li", { lang: "en", dir: "ltr" }, el("code", { text: field }), `: ${messages.join(" ")}`));
+  const errors = data.errors && typeof data.errors === "object" ? Object.entries(data.errors) : [];
+  if (errors.length) {
+    const listed = errors.map(([path, messages]) => [
+      path,
+      [...new Set((Array.isArray(messages) ? messages : [messages]).map(String))],
+    ]);
+    const only = listed.length === 1 && listed[0][1].length === 1;
+    const items = listed.map(([path, unique]) => {
+      const item = el("li", { "data-path": path }, el("code", { dir: "ltr", text: path }), ": ");
+      unique.forEach((message, i) => {
+        if (i) item.append("; ");
+        item.append(...fieldMessage(message, data.code, only));
+      });
+      return item;
+    });
+    block.append(el("p", { class: "muted", text: tr("fieldErrors") }), el("ul", { class: "field-errors" }, items));
+  } else if (data.detail) {
+    block.append(serviceWords(data.detail));
   }
-  if (details.length) block.append(el("p", { class: "muted", text: tr("fieldErrors") }), el("ul", {}, details));
   return block;
 }
 
