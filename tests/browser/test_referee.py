@@ -54,7 +54,9 @@ def test_a_record_with_an_illegal_move_shows_that_move_and_the_legal_options(ope
     page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))  # rules and players: the pickers'
     page.get_by_role("button", name="Check the record").click()
 
-    expect(page.locator("#verdict")).to_contain_text("Move 3 is illegal: not a legal capture for this card")
+    expect(page.locator("#verdict .summary")).to_have_text(
+        "Move 3 (index 2 in the API) is illegal: a card of the same value had to be taken."
+    )
     expect(page.locator(".move")).to_have_count(3)
     expect(page.locator(".move.legal")).to_have_count(2)
     first = page.locator(".move.first-illegal")
@@ -129,7 +131,7 @@ def test_an_uploaded_record_is_judged_in_arabic_on_a_phone(open_page, screenshot
     first = page.locator(".move.first-illegal")
     expect(first).to_have_attribute("data-index", "2")
     expect(first).to_contain_text("الحركة 3")
-    expect(first).to_contain_text("أخذة غير مسموحة بهذه الورقة")
+    expect(first.locator(".reason")).to_have_text("كان يجب أخذ الورقة ذات القيمة نفسها")
     expect(first.locator(".move-play").get_by_role("img", name="سبعة كوبي")).to_be_visible()
     options = first.locator("#legal-options")
     expect(options.locator('[data-card="7H"] .option').get_by_role("img", name="سبعة سبادي")).to_be_visible()
@@ -273,7 +275,8 @@ def test_an_illegal_capture_built_with_the_keyboard_shows_the_legal_option_in_ar
     verdict = page.locator("#judge-verdict")
     expect(verdict).to_have_attribute("data-verdict", "illegal")
     expect(verdict.locator("h3")).to_have_text("غير قانونية")
-    expect(verdict).to_contain_text("أخذة غير مسموحة بهذه الورقة")
+    expect(verdict.locator(".reason")).to_have_text("كان يجب أخذ الورقة ذات القيمة نفسها")
+    expect(verdict.locator(".why")).to_contain_text("فكان على سبعة كوبي أن تأخذ سبعة سبادي وحدها")
     options = verdict.locator("#judge-options .option")
     expect(options).to_have_count(1)
     expect(options).to_have_attribute("data-capture", "7S")
@@ -286,13 +289,13 @@ def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page,
     page = ready(open_page("/referee?lang=en"))
     page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))
     page.get_by_role("button", name="Check the record").click()
-    expect(page.locator(".move.first-illegal .reason")).to_have_text("not a legal capture for this card")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("a card of the same value had to be taken")
 
     page.get_by_role("button", name="Français").click()
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("html")).to_have_attribute("dir", "ltr")
     expect(page.get_by_role("tab", name="Juger une prise")).to_be_visible()
-    expect(page.locator(".move.first-illegal .reason")).to_have_text("prise non permise pour cette carte")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("il fallait prendre la carte de même valeur")
     seven_of_diamonds = page.locator('#pack [data-card="7D"]')  # in the other tab, hidden
     expect(seven_of_diamonds).to_have_attribute("aria-label", "7 de carreau")
     expect(page.locator("#legal-options")).to_contain_text("Ce que le joueur 1 pouvait jouer")
@@ -300,7 +303,7 @@ def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page,
     page.get_by_role("button", name="العربية").click()
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(seven_of_diamonds).to_have_attribute("aria-label", "سبعة ديناري")
-    expect(page.locator(".move.first-illegal .reason")).to_have_text("أخذة غير مسموحة بهذه الورقة")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("كان يجب أخذ الورقة ذات القيمة نفسها")
     screenshots(page, "referee-review-illegal-ar-desktop")
     # The address follows the choice, and the choice is remembered.
     assert page.url.endswith("/referee?lang=ar")
@@ -346,6 +349,8 @@ def test_the_profile_options_change_the_verdict(open_page, screenshots) -> None:
     verdict = page.locator("#judge-verdict")
     expect(verdict).to_have_attribute("data-verdict", "illegal")
     expect(verdict).to_contain_text("king of diamonds can take nothing here: it must be laid on the table.")
+    expect(verdict.locator(".reason")).to_have_text("a figure takes only a card of its own value here")
+    expect(verdict.locator(".why")).to_contain_text("(the option “Face cards may take sums” is off)")
 
     face_sums.check()
     page.get_by_role("button", name="Judge the capture").click()
@@ -396,6 +401,16 @@ LAID_RECORD = {
 SAYS: dict[str, dict[str, str]] = {
     "en": {
         "check": "Check the record",
+        "laid_summary": "Move 19 (index 18 in the API) is illegal: capture is mandatory.",
+        "laid_what": "Seat 1 laid the 3 of clubs on the table without taking anything.",
+        "laid_why": "A card of the same value lies on the table, so the 3 of clubs had to take the 3 of spades",
+        "claim_summary": "Move 3 (index 2 in the API) is illegal: a card of the same value had to be taken.",
+        "claim_what": "Seat 1 played the 7 of hearts and claimed to take the 3 of diamonds and the 4 of diamonds.",
+        "claim_why": "so the 7 of hearts had to take the 7 of spades, and that card alone",
+        "move": "Move 19",
+        "index": "index 18",
+        "numbering": "the API numbers them from 0",
+        "position": "The position before move 19 (index 18 in the API)",
         "not_json": "The record is not valid JSON",
         "refused": "The service refused the request: the request does not follow the contract",
         "missing": "missing: this field is required",
@@ -404,6 +419,16 @@ SAYS: dict[str, dict[str, str]] = {
     },
     "fr": {
         "check": "Vérifier le relevé",
+        "laid_summary": "Le coup 19 (indice 18 dans l'API) est irrégulier : la prise est obligatoire.",
+        "laid_what": "Joueur 1 a posé le 3 de trèfle sur la table sans rien prendre.",
+        "laid_why": "Une carte de même valeur est sur la table : il fallait prendre le 3 de pique avec le 3 de trèfle",
+        "claim_summary": "Le coup 3 (indice 2 dans l'API) est irrégulier : il fallait prendre la carte de même valeur.",
+        "claim_what": "Joueur 1 a joué le 7 de cœur et annoncé prendre le 3 de carreau et le 4 de carreau.",
+        "claim_why": "il fallait prendre le 7 de pique avec le 7 de cœur, et cette carte seule",
+        "move": "Coup 19",
+        "index": "indice 18",
+        "numbering": "l'API les numérote à partir de 0",
+        "position": "La position avant le coup 19 (indice 18 dans l'API)",
         "not_json": "Le relevé n'est pas du JSON valide",
         "refused": "Le service a refusé la demande : la demande ne respecte pas le contrat",
         "missing": "manquant : ce champ est obligatoire",
@@ -412,6 +437,16 @@ SAYS: dict[str, dict[str, str]] = {
     },
     "ar": {
         "check": "تحقّق من السجلّ",
+        "laid_summary": "الحركة 19 (الفهرس 18 في الواجهة البرمجية) غير قانونية: الأخذ إلزامي.",
+        "laid_what": "وضع اللاعب 1 ثلاثة باستوني على الطاولة دون أن يأخذ شيئًا.",
+        "laid_why": "على الطاولة ورقة بالقيمة نفسها، فكان على ثلاثة باستوني أن تأخذ ثلاثة سبادي",
+        "claim_summary": "الحركة 3 (الفهرس 2 في الواجهة البرمجية) غير قانونية: كان يجب أخذ الورقة ذات القيمة نفسها.",
+        "claim_what": "لعب اللاعب 1 سبعة كوبي وادّعى أخذ ثلاثة ديناري وأربعة ديناري.",
+        "claim_why": "فكان على سبعة كوبي أن تأخذ سبعة سبادي وحدها",
+        "move": "الحركة 19",
+        "index": "الفهرس 18",
+        "numbering": "الواجهة البرمجية فترقّمها بدءًا من 0",
+        "position": "الوضع قبل الحركة 19 (الفهرس 18 في الواجهة البرمجية)",
         "not_json": "السجلّ ليس JSON صالحًا",
         "refused": "رفضت الخدمة الطلب: الطلب لا يتبع العقد",
         "missing": "مفقود: هذا الحقل مطلوب",
@@ -426,6 +461,50 @@ def check(page: Page, lang: str, record: dict[str, Any]) -> None:
     page.locator("#record").fill(json.dumps(record))
     page.get_by_role("button", name=SAYS[lang]["check"]).click()
     expect(page.locator("#verdict")).to_be_visible()
+
+
+@LANGS
+def test_the_verdict_names_the_seat_the_card_what_it_did_and_why_in_the_page_language(
+    open_page, screenshots, service, lang: str
+) -> None:
+    says = SAYS[lang]
+    status, replay = service.call("POST", "/v1/rounds/replay", {"rules": "chkobba", "players": 2, **LAID_RECORD})
+    assert status == 200 and replay["first_illegal"] == 18, replay
+    refused = replay["moves"][18]
+    assert refused["code"] == "illegal-move" and refused["reason"].startswith("capture is mandatory"), refused
+    assert replay["state"]["table"] == ["3S", "7H"] and replay["state"]["turn"] == 1, replay["state"]
+
+    page = ready(open_page(f"/referee?lang={lang}"))
+    check(page, lang, LAID_RECORD)
+    verdict = page.locator("#verdict")
+    expect(verdict.locator(".summary")).to_have_text(says["laid_summary"])
+    expect(verdict.locator(".what")).to_have_text(says["laid_what"])
+    expect(verdict.locator(".why")).to_contain_text(says["laid_why"])
+    # The reason rests on the rules, linked at their sections: a card of its value (§4.1) must capture (§4.3).
+    expect(verdict.locator(".why .cite a")).to_have_text(["§4.1", "§4.3"])
+    expect(verdict.locator(".why .cite a").nth(1)).to_have_attribute("href", "rules#43-capture-is-mandatory")
+    expect(verdict).not_to_contain_text("not a legal capture")
+    # The API's English words are never what the console says; they stay folded away, marked as English.
+    english = page.locator("#review-result [lang=en]")
+    expect(english).to_have_count(1)
+    expect(english).to_have_text(refused["reason"])
+    expect(english).to_be_hidden()
+
+    # The numbering: the console's own from 1, always beside the API's index from 0.
+    first = page.locator(".move.first-illegal")
+    expect(first).to_have_attribute("data-index", str(replay["first_illegal"]))
+    expect(first.locator(".move-no")).to_have_text(says["move"])
+    expect(first.locator(".move-index")).to_have_text(says["index"])
+    expect(page.locator(".moves-section .numbering")).to_contain_text(says["numbering"])
+    expect(page.locator(".position h3")).to_have_text(says["position"])
+    screenshots(page, f"referee-review-laid-{lang}-desktop")
+
+    # A claimed capture where a card of the same value lies: what was claimed, and that a match comes first.
+    check(page, lang, ILLEGAL_RECORD)
+    expect(verdict.locator(".summary")).to_have_text(says["claim_summary"])
+    expect(verdict.locator(".what")).to_have_text(says["claim_what"])
+    expect(verdict.locator(".why")).to_contain_text(says["claim_why"])
+    expect(verdict.locator(".why .cite a")).to_have_text(["§4.1"])
 
 
 @LANGS

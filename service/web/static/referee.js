@@ -1,7 +1,7 @@
 // The referee's console. It only calls the service's public API (the paths are relative, so the
 // page works behind a path prefix too) and draws what the API answers; it never judges by itself.
 
-import { LANGS, t, reasonText, cardName, listText } from "./i18n.js";
+import { LANGS, t, reasonText, cardName, cardPhrase, listAnd, listOr, listText } from "./i18n.js";
 import { cardEl, cardButton, cardRow } from "./cards.js";
 import { EXAMPLES, recordText } from "./examples.js";
 
@@ -76,6 +76,7 @@ function cardContext(rs) {
   const figures = { own: rs?.figures || [], all };
   return {
     name: (code) => cardName(app.lang, code, figures),
+    phrase: (code) => cardPhrase(app.lang, code, figures), // the card inside a sentence: "the 7 of hearts"
     value: (code) => rs?.values?.[code.slice(0, -1)],
   };
 }
@@ -435,24 +436,29 @@ function renderReview() {
   const ctx = cardContext(review.ruleset);
   const players = body.players;
 
-  // The verdict in one sentence.
-  let summary;
-  if (data.first_illegal !== null && data.first_illegal !== undefined) {
-    const bad = data.moves[data.first_illegal];
-    summary = tr("illegalAt", { n: data.first_illegal + 1, reason: reasonText(app.lang, bad.code) });
-  } else {
-    summary = tr(data.complete ? "allLegalComplete" : "allLegalIncomplete");
-  }
-  holder.append(
-    el(
-      "section",
-      { class: `verdict ${data.valid ? "ok" : "bad"}`, "aria-labelledby": "verdict-heading", id: "verdict" },
-      el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
-      el("p", { class: "summary", text: summary }),
-    ),
+  const bad = data.first_illegal === null || data.first_illegal === undefined ? null : data.moves.at(-1);
+  const verdict = el(
+    "section",
+    { class: `verdict ${data.valid ? "ok" : "bad"}`, "aria-labelledby": "verdict-heading", id: "verdict" },
+    el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
   );
+  let explained = null;
+  if (bad) {
+    // Who did what, and why the rules refuse it: said from the record and the legal options, in the
+    // page's language, with the move's number and its index in the API's answer.
+    const recorded = recordedMove(bad.index);
+    explained = whyIllegal(bad, recorded, data.state, ctx);
+    verdict.append(
+      el("p", { class: "summary", text: tr("illegalAt", { ...moveNumber(bad.index), reason: explained.short }) }),
+      el("p", { class: "what", text: whatItDid(bad, recorded, ctx, players) }),
+      whyParagraph(explained),
+    );
+  } else {
+    verdict.append(el("p", { class: "summary", text: tr(data.complete ? "allLegalComplete" : "allLegalIncomplete") }));
+  }
+  holder.append(verdict);
 
-  holder.append(renderMoves(data, ctx, players));
+  holder.append(renderMoves(data, ctx, players, explained));
   holder.append(renderPosition(data, ctx));
   holder.append(renderBreakdown(data, review.ruleset));
   if (data.claim) holder.append(renderClaim(data.claim, review.ruleset));
@@ -462,12 +468,23 @@ function renderReview() {
   first?.scrollIntoView({ block: "nearest" });
 }
 
+// The console numbers moves from 1; the API's index (and first_illegal) counts from 0: both are said.
+function moveNumber(index) {
+  return { n: index + 1, i: index };
+}
+
+function recordedMove(index) {
+  const moves = app.review?.body?.moves;
+  const move = Array.isArray(moves) ? moves[index] : null;
+  return move && typeof move === "object" ? move : {};
+}
+
 function sweepName(rs) {
   const names = rs?.categories?.find((c) => c.code === "sweeps")?.names || {};
   return localName(names) || tr("sweep");
 }
 
-function renderMoves(data, ctx, players) {
+function renderMoves(data, ctx, players, explained) {
   const recorded = Array.isArray(app.review?.body?.moves) ? app.review.body.moves : [];
   const list = el("ol", { class: "moves" });
   for (const move of data.moves) {
@@ -475,13 +492,15 @@ function renderMoves(data, ctx, players) {
     const first = move.index === data.first_illegal;
     const item = el("li", {
       class: `move ${illegal ? "illegal" : "legal"}${first ? " first-illegal" : ""}`,
+      id: `move-${move.index}`,
       "data-index": move.index,
       "aria-current": first ? "step" : null,
     });
     const head = el(
       "span",
       { class: "move-head" },
-      el("span", { class: "move-no", text: tr("moveNo", { n: move.index + 1 }) }),
+      el("span", { class: "move-no", text: tr("moveNo", moveNumber(move.index)) }),
+      el("span", { class: "move-index", text: tr("moveIndex", moveNumber(move.index)) }),
       el("span", { class: "seat", text: seatLabel(move.seat, players) }),
       el("span", { class: `badge verdict-${move.verdict}`, text: tr(illegal ? "illegal" : "legal") }),
     );
@@ -507,15 +526,143 @@ function renderMoves(data, ctx, players) {
     }
     item.append(el("div", { class: "move-line" }, head, what));
     if (illegal) {
-      item.append(
-        el("p", { class: "reason" }, el("strong", { text: reasonText(app.lang, move.code) })),
-        el("p", { class: "muted service-text", lang: "en", dir: "ltr", text: move.reason || "" }),
-      );
+      const why = explained || whyIllegal(move, recorded[move.index], data.state, ctx);
+      item.append(el("p", { class: "reason" }, el("strong", { text: why.short })), whyParagraph(why));
+      if (move.reason) item.append(serviceWords(move.reason));
       if (first) item.append(renderLegal(move, ctx));
     }
     list.append(item);
   }
-  return el("section", { class: "moves-section" }, el("h3", { text: tr("moves") }), list);
+  return el(
+    "section",
+    { class: "moves-section" },
+    el("h3", { text: tr("moves") }),
+    el("p", { class: "hint numbering", text: tr("numberingNote") }),
+    list,
+  );
+}
+
+// ---- what an illegal move did, and why ---------------------------------------------------------
+// Said in the page's language from the record's own move, the position it was made in and the legal
+// options the API lists (docs/rules.md §4), never from the API's English `reason`: "not a legal
+// capture" is no explanation for a card laid where it had to take.
+
+// The sections a reason cites, at the anchors the rules page gives them.
+const SECTIONS = {
+  "2.2": "22-seats-and-the-order-of-play",
+  "3.3": "33-the-cut-ritual-chkobba-only",
+  "3.4": "34-redeal",
+  "4.1": "41-match-first",
+  "4.2": "42-otherwise-a-sum",
+  "4.3": "43-capture-is-mandatory",
+  "4.4": "44-otherwise-the-card-stays-on-the-table",
+  6: "6-end-of-the-round",
+};
+const MAX_LISTED = 3; // captures named in a sentence; the legal options below draw them all
+
+// The capture a recorded play claims: card codes, [] for a card laid, undefined when it says none.
+function claimOf(recorded) {
+  const capture = recorded?.capture;
+  return Array.isArray(capture) ? capture.filter((c) => typeof c === "string") : undefined;
+}
+
+function optionsPhrase(options, ctx) {
+  const sets = options.slice(0, MAX_LISTED).map((o) => listAnd(app.lang, o.capture.map(ctx.phrase)));
+  const more = options.length > MAX_LISTED ? tr("moreBelow", { n: options.length - MAX_LISTED }) : "";
+  return listOr(app.lang, sets) + more;
+}
+
+// "Seat 1 laid the 3 of clubs on the table without taking anything."
+function whatItDid(move, recorded, ctx, players) {
+  const seat = seatLabel(move.seat, players);
+  if (move.cut) return tr(move.cut === "keep" ? "did_keep" : "did_table", { seat });
+  const card = ctx.phrase(move.card);
+  const claim = claimOf(recorded);
+  if (claim === undefined) return tr("did_unsaid", { seat, card });
+  if (!claim.length) return tr("did_lay", { seat, card });
+  return tr("did_take", { seat, card, cards: listAnd(app.lang, claim.map(ctx.phrase)) });
+}
+
+// Why the move is illegal: {short, why, sections}. `move` is the API's verdict (code, seat, card or
+// cut, legal), `at` the position it was made in ({table, turn, phase, hands}).
+function whyIllegal(move, recorded, at, ctx) {
+  const said = (short, why, sections, params = {}) => ({ short: tr(`sr_${short}`), why: tr(`why_${why}`, params), sections });
+  const card = move.card ? ctx.phrase(move.card) : "";
+  const entry = (move.legal || []).find((e) => e.card === move.card);
+  switch (move.code) {
+    case "illegal-move":
+      return whyNotThisCapture(move.card, claimOf(recorded), at?.table || [], entry, ctx);
+    case "ambiguous-capture":
+      return said("ambiguous", "ambiguous", ["4.1", "4.2"], { card, options: optionsPhrase(entry?.options || [], ctx) });
+    case "card-not-held": {
+      const hand = at?.hands?.[move.seat] || [];
+      const held = hand.length ? listAnd(app.lang, hand.map(ctx.phrase)) : tr("handNothing");
+      return said("notHeld", "notHeld", [], { n: move.seat, hand: held, card });
+    }
+    case "not-your-turn":
+      return said("notTurn", "notTurn", ["2.2"], { turn: at?.turn, seat: move.seat });
+    case "wrong-phase": {
+      const phase = at?.phase;
+      if (phase === "cut") return said("waitCut", "waitCut", ["3.3"]);
+      if (phase === "redeal") return said("redeal", "redeal", ["3.4"]);
+      if (phase === "over") return said("over", "over", ["6"]);
+      return said("cutOver", "cutOver", ["3.3"]);
+    }
+    default:
+      return { short: reasonText(app.lang, move.code), why: "", sections: [] };
+  }
+}
+
+// An illegal capture (docs/rules.md §4.1 to §4.4): the first rule the claim breaks.
+function whyNotThisCapture(code, claim, table, entry, ctx) {
+  const said = (short, why, sections, params = {}) => ({ short: tr(`sr_${short}`), why: tr(`why_${why}`, params), sections });
+  const card = ctx.phrase(code);
+  const options = entry?.options || [];
+  const kind = entry?.kind || "none";
+  const params = { card, options: optionsPhrase(options, ctx) };
+  if (!claim || !claim.length) {
+    // Laid while it could take: capture is mandatory; a card of its value on the table says which.
+    if (kind === "match") return said("mandatory", "mandatoryMatch", ["4.1", "4.3"], params);
+    return said("mandatory", "mandatorySum", ["4.2", "4.3"], params);
+  }
+  const missing = claim.filter((c) => !table.includes(c));
+  if (missing.length) return said("notOnTable", "notOnTable", [], { cards: listAnd(app.lang, missing.map(ctx.phrase)) });
+  if (kind === "match") return said("matchFirst", "matchFirst", ["4.1"], params);
+  const value = entry?.value ?? ctx.value(code);
+  const values = claim.map((c) => ctx.value(c));
+  if (value !== undefined && values.every((v) => v !== undefined)) {
+    const sum = values.reduce((a, b) => a + b, 0);
+    if (claim.length === 1 && sum !== value) return said("wrongValue", "wrongValue", ["4.1", "4.2"], { card, sum, value });
+    if (sum !== value) return said("wrongSum", "wrongSum", ["4.2"], { card, sum, value });
+  }
+  if (kind === "none" && "JQK".includes(code.slice(0, -1))) {
+    return said("figureMatch", "figureMatch", ["4.2", "4.4"], { card, option: tr("opt_face_sums") });
+  }
+  if (kind === "sum" && options.length && options.every((o) => o.capture.length > claim.length)) {
+    return said("mostCards", "mostCards", ["4.2"], params);
+  }
+  return said("notLegalSet", "notLegalSet", ["4.2"], params);
+}
+
+// The reason in full, with links to the sections of the rules it rests on.
+function whyParagraph(explained) {
+  const paragraph = el("p", { class: "why" }, explained.why);
+  if (explained.sections.length) {
+    const links = explained.sections.map((section) =>
+      el("a", {
+        href: `rules#${SECTIONS[section]}`,
+        dir: "ltr", // "§4.1" reads the same in Arabic
+        "aria-label": tr("sectionLink", { s: section }),
+        text: `§${section}`,
+      }),
+    );
+    const cite = el("span", { class: "cite" }, " (");
+    const comma = app.lang === "ar" ? "، " : ", ";
+    links.forEach((link, i) => cite.append(...(i ? [comma, link] : [link])));
+    cite.append(")");
+    paragraph.append(cite);
+  }
+  return paragraph;
 }
 
 // The legal options beside the first illegal move: every hand card and what it may take.
@@ -555,7 +702,7 @@ function renderPosition(data, ctx) {
   const state = data.state;
   let title;
   if (data.first_illegal !== null && data.first_illegal !== undefined) {
-    title = tr("positionAtIllegal", { n: data.first_illegal + 1 });
+    title = tr("positionAtIllegal", moveNumber(data.first_illegal));
   } else {
     title = tr(data.complete ? "positionAtEnd" : "positionStopped");
   }
@@ -843,10 +990,11 @@ function renderJudgeResult() {
       data.table.length ? cardRow(data.table, ctx, { small: true }) : el("p", { text: tr("emptyTable") }),
     );
   } else {
-    section.append(
-      el("p", { class: "reason" }, el("strong", { text: reasonText(app.lang, data.code) })),
-      el("p", { class: "muted service-text", lang: "en", dir: "ltr", text: data.detail || "" }),
-    );
+    // The same words as a record's illegal move: what the rules require of this card on this table.
+    const refused = { code: data.code, card: body.play.card, legal: data.legal };
+    const explained = whyIllegal(refused, body.play, { table: body.table }, ctx);
+    section.append(el("p", { class: "reason" }, el("strong", { text: explained.short })), whyParagraph(explained));
+    if (data.detail) section.append(serviceWords(data.detail));
     const box = el("div", { class: "legal-options", id: "judge-options" });
     const options = data.options || [];
     if (options.length) {
