@@ -411,6 +411,8 @@ SAYS: dict[str, dict[str, str]] = {
         "index": "index 18",
         "numbering": "the API numbers them from 0",
         "position": "The position before move 19 (index 18 in the API)",
+        "go": "Go to move 19 (index 18 in the API)",
+        "back": "Back to the verdict",
         "not_json": "The record is not valid JSON",
         "refused": "The service refused the request: the request does not follow the contract",
         "missing": "missing: this field is required",
@@ -429,6 +431,8 @@ SAYS: dict[str, dict[str, str]] = {
         "index": "indice 18",
         "numbering": "l'API les numérote à partir de 0",
         "position": "La position avant le coup 19 (indice 18 dans l'API)",
+        "go": "Aller au coup 19 (indice 18 dans l'API)",
+        "back": "Retour au verdict",
         "not_json": "Le relevé n'est pas du JSON valide",
         "refused": "Le service a refusé la demande : la demande ne respecte pas le contrat",
         "missing": "manquant : ce champ est obligatoire",
@@ -447,6 +451,8 @@ SAYS: dict[str, dict[str, str]] = {
         "index": "الفهرس 18",
         "numbering": "الواجهة البرمجية فترقّمها بدءًا من 0",
         "position": "الوضع قبل الحركة 19 (الفهرس 18 في الواجهة البرمجية)",
+        "go": "انتقل إلى الحركة 19 (الفهرس 18 في الواجهة البرمجية)",
+        "back": "العودة إلى الحكم",
         "not_json": "السجلّ ليس JSON صالحًا",
         "refused": "رفضت الخدمة الطلب: الطلب لا يتبع العقد",
         "missing": "مفقود: هذا الحقل مطلوب",
@@ -537,6 +543,28 @@ def test_a_new_input_clears_the_old_verdict(open_page, lang: str) -> None:
     check(page, lang, LAID_RECORD)
     page.locator("#score-before-0").fill("3")
     expect(result).to_be_empty()
+
+
+@LANGS
+def test_on_a_phone_the_verdict_links_to_the_illegal_move(open_page, screenshots, lang: str) -> None:
+    says = SAYS[lang]
+    page = ready(open_page(f"/referee?lang={lang}", viewport=PHONE))
+    check(page, lang, LAID_RECORD)
+    heading = page.locator("#verdict-heading")
+    expect(heading).to_be_focused()
+    move = page.locator(".move.first-illegal")
+    expect(move).not_to_be_in_viewport()  # eighteen moves below the verdict
+
+    page.locator("#verdict").get_by_role("link", name=says["go"]).click()
+    expect(move).to_be_in_viewport()
+    expect(move).to_be_focused()
+    expect(move).to_have_attribute("id", "move-18")
+    no_sideways_scroll(page)
+    screenshots(page, f"referee-review-jump-{lang}-phone")
+
+    move.get_by_role("link", name=says["back"]).click()
+    expect(heading).to_be_in_viewport()
+    expect(heading).to_be_focused()
 
 
 @LANGS

@@ -452,6 +452,7 @@ function renderReview() {
       el("p", { class: "summary", text: tr("illegalAt", { ...moveNumber(bad.index), reason: explained.short }) }),
       el("p", { class: "what", text: whatItDid(bad, recorded, ctx, players) }),
       whyParagraph(explained),
+      el("p", { class: "jump" }, jumpLink(`move-${bad.index}`, tr("goToMove", moveNumber(bad.index)))),
     );
   } else {
     verdict.append(el("p", { class: "summary", text: tr(data.complete ? "allLegalComplete" : "allLegalIncomplete") }));
@@ -479,6 +480,20 @@ function recordedMove(index) {
   return move && typeof move === "object" ? move : {};
 }
 
+// A link within the results that moves the reader, and the focus, to its target: on a phone the
+// illegal move can be many rows below the verdict.
+function jumpLink(id, text) {
+  const link = el("a", { href: `#${id}`, text });
+  link.addEventListener("click", (event) => {
+    const target = $(id);
+    if (!target) return;
+    event.preventDefault();
+    target.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: true });
+  });
+  return link;
+}
+
 function sweepName(rs) {
   const names = rs?.categories?.find((c) => c.code === "sweeps")?.names || {};
   return localName(names) || tr("sweep");
@@ -493,6 +508,7 @@ function renderMoves(data, ctx, players, explained) {
     const item = el("li", {
       class: `move ${illegal ? "illegal" : "legal"}${first ? " first-illegal" : ""}`,
       id: `move-${move.index}`,
+      tabindex: first ? "-1" : null, // the verdict's link moves the focus here
       "data-index": move.index,
       "aria-current": first ? "step" : null,
     });
@@ -529,7 +545,7 @@ function renderMoves(data, ctx, players, explained) {
       const why = explained || whyIllegal(move, recorded[move.index], data.state, ctx);
       item.append(el("p", { class: "reason" }, el("strong", { text: why.short })), whyParagraph(why));
       if (move.reason) item.append(serviceWords(move.reason));
-      if (first) item.append(renderLegal(move, ctx));
+      if (first) item.append(renderLegal(move, ctx), el("p", { class: "jump" }, jumpLink("verdict-heading", tr("backToVerdict"))));
     }
     list.append(item);
   }
