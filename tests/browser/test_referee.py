@@ -54,7 +54,9 @@ def test_a_record_with_an_illegal_move_shows_that_move_and_the_legal_options(ope
     page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))  # rules and players: the pickers'
     page.get_by_role("button", name="Check the record").click()
 
-    expect(page.locator("#verdict")).to_contain_text("Move 3 is illegal: not a legal capture for this card")
+    expect(page.locator("#verdict .summary")).to_have_text(
+        "Move 3 (index 2 in the API) is illegal: a card of the same value had to be taken."
+    )
     expect(page.locator(".move")).to_have_count(3)
     expect(page.locator(".move.legal")).to_have_count(2)
     first = page.locator(".move.first-illegal")
@@ -129,7 +131,7 @@ def test_an_uploaded_record_is_judged_in_arabic_on_a_phone(open_page, screenshot
     first = page.locator(".move.first-illegal")
     expect(first).to_have_attribute("data-index", "2")
     expect(first).to_contain_text("الحركة 3")
-    expect(first).to_contain_text("أخذة غير مسموحة بهذه الورقة")
+    expect(first.locator(".reason")).to_have_text("كان يجب أخذ الورقة ذات القيمة نفسها")
     expect(first.locator(".move-play").get_by_role("img", name="سبعة كوبي")).to_be_visible()
     options = first.locator("#legal-options")
     expect(options.locator('[data-card="7H"] .option').get_by_role("img", name="سبعة سبادي")).to_be_visible()
@@ -273,7 +275,8 @@ def test_an_illegal_capture_built_with_the_keyboard_shows_the_legal_option_in_ar
     verdict = page.locator("#judge-verdict")
     expect(verdict).to_have_attribute("data-verdict", "illegal")
     expect(verdict.locator("h3")).to_have_text("غير قانونية")
-    expect(verdict).to_contain_text("أخذة غير مسموحة بهذه الورقة")
+    expect(verdict.locator(".reason")).to_have_text("كان يجب أخذ الورقة ذات القيمة نفسها")
+    expect(verdict.locator(".why")).to_contain_text("فكان على سبعة كوبي أن تأخذ سبعة سبادي وحدها")
     options = verdict.locator("#judge-options .option")
     expect(options).to_have_count(1)
     expect(options).to_have_attribute("data-capture", "7S")
@@ -286,13 +289,13 @@ def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page,
     page = ready(open_page("/referee?lang=en"))
     page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))
     page.get_by_role("button", name="Check the record").click()
-    expect(page.locator(".move.first-illegal .reason")).to_have_text("not a legal capture for this card")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("a card of the same value had to be taken")
 
     page.get_by_role("button", name="Français").click()
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("html")).to_have_attribute("dir", "ltr")
     expect(page.get_by_role("tab", name="Juger une prise")).to_be_visible()
-    expect(page.locator(".move.first-illegal .reason")).to_have_text("prise non permise pour cette carte")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("il fallait prendre la carte de même valeur")
     seven_of_diamonds = page.locator('#pack [data-card="7D"]')  # in the other tab, hidden
     expect(seven_of_diamonds).to_have_attribute("aria-label", "7 de carreau")
     expect(page.locator("#legal-options")).to_contain_text("Ce que le joueur 1 pouvait jouer")
@@ -300,7 +303,7 @@ def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page,
     page.get_by_role("button", name="العربية").click()
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(seven_of_diamonds).to_have_attribute("aria-label", "سبعة ديناري")
-    expect(page.locator(".move.first-illegal .reason")).to_have_text("أخذة غير مسموحة بهذه الورقة")
+    expect(page.locator(".move.first-illegal .reason")).to_have_text("كان يجب أخذ الورقة ذات القيمة نفسها")
     screenshots(page, "referee-review-illegal-ar-desktop")
     # The address follows the choice, and the choice is remembered.
     assert page.url.endswith("/referee?lang=ar")
@@ -346,9 +349,250 @@ def test_the_profile_options_change_the_verdict(open_page, screenshots) -> None:
     verdict = page.locator("#judge-verdict")
     expect(verdict).to_have_attribute("data-verdict", "illegal")
     expect(verdict).to_contain_text("king of diamonds can take nothing here: it must be laid on the table.")
+    expect(verdict.locator(".reason")).to_have_text("a figure takes only a card of its own value here")
+    expect(verdict.locator(".why")).to_contain_text("(the option “Face cards may take sums” is off)")
 
     face_sums.check()
     page.get_by_role("button", name="Judge the capture").click()
     expect(verdict).to_have_attribute("data-verdict", "legal")
     expect(verdict.locator(".badge.sweep")).to_have_text("chkobba")
     screenshots(page, "referee-judge-options-en-desktop")
+
+
+# ---- the console says what happened (the verdict, its numbering, a new input, a refusal) -------------
+
+# The page's complete example (the portable shuffle of "referee-1") up to move 19, index 18 in the API:
+# seat 1 holds 3C 7S 5C, the table is 3S 7H, and the record lays 3C, taking nothing (capture []).
+# A 3 lies on the table, so 3C must take it (docs/rules.md §4.1, §4.3): capture is mandatory. The
+# API's English reason says so; the console once headed it "not a legal capture for this card".
+REFEREE_1 = (
+    "3D QH JH 7C QD 7D AC 2D 4H KC 5S 2C AD 3S 4C QC 6D 6S AS KH KD 7H 5C 7S 3C 2H 6H JD 6C 2S "
+    "4D KS JC 3H 4S AH 5D JS 5H QS"
+).split()
+LAID_RECORD = {
+    "dealer": 0,
+    "cut": "keep",
+    "deck": REFEREE_1,
+    "moves": [
+        {"card": "3D", "capture": ["AC", "2D"]},
+        {"card": "7C"},
+        {"card": "JH"},
+        {"card": "7D", "capture": ["7C"]},
+        {"card": "QH"},
+        {"card": "QD", "capture": ["QH"]},
+        {"card": "2C"},
+        {"card": "4C", "capture": ["4H"]},
+        {"card": "5S"},
+        {"card": "3S"},
+        {"card": "AD"},
+        {"card": "QC", "capture": ["2C", "5S", "AD"]},
+        {"card": "6D"},
+        {"card": "KH", "capture": ["KC"]},
+        {"card": "6S", "capture": ["6D"]},
+        {"card": "7H"},
+        {"card": "AS"},
+        {"card": "KD", "capture": ["JH", "AS"]},
+        {"card": "3C", "capture": []},
+    ],
+}
+
+# What the console says, in each language: the verdict for LAID_RECORD and for ILLEGAL_RECORD, the
+# moves' numbering, the link to the move, and the contract's messages.
+SAYS: dict[str, dict[str, str]] = {
+    "en": {
+        "check": "Check the record",
+        "laid_summary": "Move 19 (index 18 in the API) is illegal: capture is mandatory.",
+        "laid_what": "Seat 1 laid the 3 of clubs on the table without taking anything.",
+        "laid_why": "A card of the same value lies on the table, so the 3 of clubs had to take the 3 of spades",
+        "claim_summary": "Move 3 (index 2 in the API) is illegal: a card of the same value had to be taken.",
+        "claim_what": "Seat 1 played the 7 of hearts and claimed to take the 3 of diamonds and the 4 of diamonds.",
+        "claim_why": "so the 7 of hearts had to take the 7 of spades, and that card alone",
+        "move": "Move 19",
+        "index": "index 18",
+        "numbering": "the API numbers them from 0",
+        "position": "The position before move 19 (index 18 in the API)",
+        "go": "Go to move 19 (index 18 in the API)",
+        "back": "Back to the verdict",
+        "not_json": "The record is not valid JSON",
+        "refused": "The service refused the request: the request does not follow the contract",
+        "missing": "missing: this field is required",
+        "not_list": "must be a list",
+        "unknown": "unknown: the contract has no such field",
+    },
+    "fr": {
+        "check": "Vérifier le relevé",
+        "laid_summary": "Le coup 19 (indice 18 dans l'API) est irrégulier : la prise est obligatoire.",
+        "laid_what": "Joueur 1 a posé le 3 de trèfle sur la table sans rien prendre.",
+        "laid_why": "Une carte de même valeur est sur la table : il fallait prendre le 3 de pique avec le 3 de trèfle",
+        "claim_summary": "Le coup 3 (indice 2 dans l'API) est irrégulier : il fallait prendre la carte de même valeur.",
+        "claim_what": "Joueur 1 a joué le 7 de cœur et annoncé prendre le 3 de carreau et le 4 de carreau.",
+        "claim_why": "il fallait prendre le 7 de pique avec le 7 de cœur, et cette carte seule",
+        "move": "Coup 19",
+        "index": "indice 18",
+        "numbering": "l'API les numérote à partir de 0",
+        "position": "La position avant le coup 19 (indice 18 dans l'API)",
+        "go": "Aller au coup 19 (indice 18 dans l'API)",
+        "back": "Retour au verdict",
+        "not_json": "Le relevé n'est pas du JSON valide",
+        "refused": "Le service a refusé la demande : la demande ne respecte pas le contrat",
+        "missing": "manquant : ce champ est obligatoire",
+        "not_list": "doit être une liste",
+        "unknown": "inconnu : le contrat n'a pas ce champ",
+    },
+    "ar": {
+        "check": "تحقّق من السجلّ",
+        "laid_summary": "الحركة 19 (الفهرس 18 في الواجهة البرمجية) غير قانونية: الأخذ إلزامي.",
+        "laid_what": "وضع اللاعب 1 ثلاثة باستوني على الطاولة دون أن يأخذ شيئًا.",
+        "laid_why": "على الطاولة ورقة بالقيمة نفسها، فكان على ثلاثة باستوني أن تأخذ ثلاثة سبادي",
+        "claim_summary": "الحركة 3 (الفهرس 2 في الواجهة البرمجية) غير قانونية: كان يجب أخذ الورقة ذات القيمة نفسها.",
+        "claim_what": "لعب اللاعب 1 سبعة كوبي وادّعى أخذ ثلاثة ديناري وأربعة ديناري.",
+        "claim_why": "فكان على سبعة كوبي أن تأخذ سبعة سبادي وحدها",
+        "move": "الحركة 19",
+        "index": "الفهرس 18",
+        "numbering": "الواجهة البرمجية فترقّمها بدءًا من 0",
+        "position": "الوضع قبل الحركة 19 (الفهرس 18 في الواجهة البرمجية)",
+        "go": "انتقل إلى الحركة 19 (الفهرس 18 في الواجهة البرمجية)",
+        "back": "العودة إلى الحكم",
+        "not_json": "السجلّ ليس JSON صالحًا",
+        "refused": "رفضت الخدمة الطلب: الطلب لا يتبع العقد",
+        "missing": "مفقود: هذا الحقل مطلوب",
+        "not_list": "يجب أن يكون قائمة",
+        "unknown": "غير معروف: العقد لا يعرف هذا الحقل",
+    },
+}
+LANGS = pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+
+
+def check(page: Page, lang: str, record: dict[str, Any]) -> None:
+    page.locator("#record").fill(json.dumps(record))
+    page.get_by_role("button", name=SAYS[lang]["check"]).click()
+    expect(page.locator("#verdict")).to_be_visible()
+
+
+@LANGS
+def test_the_verdict_names_the_seat_the_card_what_it_did_and_why_in_the_page_language(
+    open_page, screenshots, service, lang: str
+) -> None:
+    says = SAYS[lang]
+    status, replay = service.call("POST", "/v1/rounds/replay", {"rules": "chkobba", "players": 2, **LAID_RECORD})
+    assert status == 200 and replay["first_illegal"] == 18, replay
+    refused = replay["moves"][18]
+    assert refused["code"] == "illegal-move" and refused["reason"].startswith("capture is mandatory"), refused
+    assert replay["state"]["table"] == ["3S", "7H"] and replay["state"]["turn"] == 1, replay["state"]
+
+    page = ready(open_page(f"/referee?lang={lang}"))
+    check(page, lang, LAID_RECORD)
+    verdict = page.locator("#verdict")
+    expect(verdict.locator(".summary")).to_have_text(says["laid_summary"])
+    expect(verdict.locator(".what")).to_have_text(says["laid_what"])
+    expect(verdict.locator(".why")).to_contain_text(says["laid_why"])
+    # The reason rests on the rules, linked at their sections: a card of its value (§4.1) must capture (§4.3).
+    expect(verdict.locator(".why .cite a")).to_have_text(["§4.1", "§4.3"])
+    expect(verdict.locator(".why .cite a").nth(1)).to_have_attribute("href", "rules#43-capture-is-mandatory")
+    expect(verdict).not_to_contain_text("not a legal capture")
+    # The API's English words are never what the console says; they stay folded away, marked as English.
+    english = page.locator("#review-result [lang=en]")
+    expect(english).to_have_count(1)
+    expect(english).to_have_text(refused["reason"])
+    expect(english).to_be_hidden()
+
+    # The numbering: the console's own from 1, always beside the API's index from 0.
+    first = page.locator(".move.first-illegal")
+    expect(first).to_have_attribute("data-index", str(replay["first_illegal"]))
+    expect(first.locator(".move-no")).to_have_text(says["move"])
+    expect(first.locator(".move-index")).to_have_text(says["index"])
+    expect(page.locator(".moves-section .numbering")).to_contain_text(says["numbering"])
+    expect(page.locator(".position h3")).to_have_text(says["position"])
+    screenshots(page, f"referee-review-laid-{lang}-desktop")
+
+    # A claimed capture where a card of the same value lies: what was claimed, and that a match comes first.
+    check(page, lang, ILLEGAL_RECORD)
+    expect(verdict.locator(".summary")).to_have_text(says["claim_summary"])
+    expect(verdict.locator(".what")).to_have_text(says["claim_what"])
+    expect(verdict.locator(".why")).to_contain_text(says["claim_why"])
+    expect(verdict.locator(".why .cite a")).to_have_text(["§4.1"])
+
+
+@LANGS
+def test_a_new_input_clears_the_old_verdict(open_page, lang: str) -> None:
+    says = SAYS[lang]
+    page = ready(open_page(f"/referee?lang={lang}"))
+    result = page.locator("#review-result")
+    check(page, lang, ILLEGAL_RECORD)
+
+    # Invalid JSON pasted over a judged record: the old verdict goes as soon as the record changes,
+    # and checking it says only that it is not JSON, in the page's language.
+    page.locator("#record").fill('{"dealer": 0,')
+    expect(result).to_be_empty()
+    page.get_by_role("button", name=says["check"]).click()
+    expect(page.locator("#review-status")).to_contain_text(says["not_json"])
+    expect(page.locator("#review-status")).not_to_contain_text("JSON input")  # the browser's English message
+    expect(result).to_be_empty()
+
+    # Invalid JSON checked while a verdict is shown (the record edited by a script, no input event).
+    check(page, lang, ILLEGAL_RECORD)
+    page.locator("#record").evaluate("(node, text) => { node.value = text; }", "[1, 2")
+    page.get_by_role("button", name=says["check"]).click()
+    expect(page.locator("#review-status")).to_contain_text(says["not_json"])
+    expect(result).to_be_empty()
+
+    # An example loaded, or the scores changed: the verdict was not given for them either.
+    check(page, lang, ILLEGAL_RECORD)
+    page.locator('[data-example="complete"]').click()
+    expect(result).to_be_empty()
+    check(page, lang, LAID_RECORD)
+    page.locator("#score-before-0").fill("3")
+    expect(result).to_be_empty()
+
+
+@LANGS
+def test_on_a_phone_the_verdict_links_to_the_illegal_move(open_page, screenshots, lang: str) -> None:
+    says = SAYS[lang]
+    page = ready(open_page(f"/referee?lang={lang}", viewport=PHONE))
+    check(page, lang, LAID_RECORD)
+    heading = page.locator("#verdict-heading")
+    expect(heading).to_be_focused()
+    move = page.locator(".move.first-illegal")
+    expect(move).not_to_be_in_viewport()  # eighteen moves below the verdict
+
+    page.locator("#verdict").get_by_role("link", name=says["go"]).click()
+    expect(move).to_be_in_viewport()
+    expect(move).to_be_focused()
+    expect(move).to_have_attribute("id", "move-18")
+    no_sideways_scroll(page)
+    screenshots(page, f"referee-review-jump-{lang}-phone")
+
+    move.get_by_role("link", name=says["back"]).click()
+    expect(heading).to_be_in_viewport()
+    expect(heading).to_be_focused()
+
+
+@LANGS
+def test_a_record_that_breaks_the_contract_names_each_field_once_in_the_page_language(
+    open_page, service, lang: str
+) -> None:
+    says = SAYS[lang]
+    record = {"moves": "none yet", "referee": "K. B."}
+    status, problem = service.call("POST", "/v1/rounds/replay", {"rules": "chkobba", "players": 2, **record})
+    assert status == 422 and problem["code"] == "validation-error", problem
+    assert problem["errors"] == {
+        "dealer": ["Missing data for required field."],
+        "deck": ["Missing data for required field."],
+        "moves": ["Not a valid list."],
+        "referee": ["Unknown field."],
+    }, problem
+    assert problem["detail"].startswith("dealer: Missing data for required field."), problem  # the first again
+
+    page = ready(open_page(f"/referee?lang={lang}", viewport=PHONE))
+    page.locator("#record").fill(json.dumps(record))
+    page.get_by_role("button", name=says["check"]).click()
+    block = page.locator("#review-result .problem")
+    expect(block).to_contain_text(says["refused"])
+    expect(block.locator("code")).to_have_count(4)
+    assert sorted(block.locator("code").all_inner_texts()) == sorted(problem["errors"]), "each path, once"
+    text = block.inner_text()
+    assert "Missing data for required field" not in text and "Unknown field" not in text, text
+    assert text.count(says["missing"]) == 2, text  # dealer and deck, once each
+    expect(block.locator("li", has=page.locator("code", has_text="moves"))).to_contain_text(says["not_list"])
+    expect(block.locator("li", has=page.locator("code", has_text="referee"))).to_contain_text(says["unknown"])
+    no_sideways_scroll(page)

@@ -36,7 +36,8 @@ def test_the_rules_page_shows_every_section_of_docs_rules_md(open_page, screensh
     page = open_page("/rules")
     expect(page).to_have_title("Rules: Chkobba and its Scopa-family profiles · Chkobba referee")
     expect(page.locator("header.bar h1")).to_have_text("Rules: Chkobba and its Scopa-family profiles")
-    assert len(SECTIONS) > 60 and SECTIONS[0][0] == "0" and SECTIONS[-1][0] == "10.16"
+    # The headings were read from the first (§0) to the last ruling (§10), however many rulings there are.
+    assert len(SECTIONS) > 60 and SECTIONS[0][0] == "0" and SECTIONS[-1][0].startswith("10.")
     headings = page.locator("main h2, main h3")
     expect(headings).to_have_count(len(SECTIONS))
     shown = headings.evaluate_all("hs => hs.map(h => [h.id, h.textContent])")

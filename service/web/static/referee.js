@@ -1,7 +1,7 @@
 // The referee's console. It only calls the service's public API (the paths are relative, so the
 // page works behind a path prefix too) and draws what the API answers; it never judges by itself.
 
-import { LANGS, t, reasonText, cardName, listText } from "./i18n.js";
+import { LANGS, t, reasonText, cardName, cardPhrase, listAnd, listOr, listText } from "./i18n.js";
 import { cardEl, cardButton, cardRow } from "./cards.js";
 import { EXAMPLES, recordText } from "./examples.js";
 
@@ -76,6 +76,7 @@ function cardContext(rs) {
   const figures = { own: rs?.figures || [], all };
   return {
     name: (code) => cardName(app.lang, code, figures),
+    phrase: (code) => cardPhrase(app.lang, code, figures), // the card inside a sentence: "the 7 of hearts"
     value: (code) => rs?.values?.[code.slice(0, -1)],
   };
 }
@@ -96,15 +97,76 @@ function problemText(res) {
   return tr("refused", { reason: reason === code ? res.data.detail || code : reason });
 }
 
+// The contract's messages (marshmallow's, as the API answers them in `errors`), in the page's language.
+const FIELD_MESSAGES = [
+  [/^Missing data for required field\.$/, () => ["vm_missing"]],
+  [/^Not a valid list\.$/, () => ["vm_notList"]],
+  [/^Unknown field\.$/, () => ["vm_unknown"]],
+  [/^Not a valid integer\.$/, () => ["vm_notInteger"]],
+  [/^Not a valid string\.$/, () => ["vm_notString"]],
+  [/^Not a valid boolean\.$/, () => ["vm_notBoolean"]],
+  [/^Field may not be null\.$/, () => ["vm_null"]],
+  [/^(Invalid input type|Not a valid mapping type)\.$/, () => ["vm_notObject"]],
+  [/^Invalid type\.$/, () => ["vm_type"]],
+  [/^Length must be between (\d+) and (\d+)\.$/, (a, b) => [a === b ? "vm_lengthExact" : "vm_length", { a, b }]],
+  [/^Longer than maximum length (\d+)\.$/, (n) => ["vm_longer", { n }]],
+  [/^Shorter than minimum length (\d+)\.$/, (n) => ["vm_shorter", { n }]],
+  [/^Must be greater than or equal to (-?\d+) and less than or equal to (-?\d+)\.$/, (a, b) => ["vm_range", { a, b }]],
+  [/^Must be greater than or equal to (-?\d+)\.$/, (a) => ["vm_min", { a }]],
+  [/^Must be less than or equal to (-?\d+)\.$/, (b) => ["vm_max", { b }]],
+  [/^Must be one of: (.*)\.$/, (list) => ["vm_oneOf", { list }]],
+  // The rules core's two messages about cards (invalid-card, duplicate-card), which a record often has.
+  [/^(.*) is not a card\b/, (value) => ["vm_notCard", { value }]],
+  [/^(\S+) appears twice, at (\S+) and (\S+)$/, (card, a, b) => ["vm_twice", { card, a, b }]],
+];
+
+// One message of `errors`: translated when it is one of the contract's own; otherwise the problem
+// code's reason when it is the only message (the code is the first coded message's: with several,
+// it need not be this one's), or a plain "not accepted", with the service's English words quoted.
+function fieldMessage(message, code, only) {
+  for (const [pattern, key] of FIELD_MESSAGES) {
+    const found = pattern.exec(message);
+    if (found) return [tr(...key(...found.slice(1)))];
+  }
+  const translated = only && code && code !== "validation-error" && reasonText(app.lang, code) !== code;
+  const lead = translated ? `${reasonText(app.lang, code)}; ` : `${tr("vm_other")} `;
+  return [lead, el("q", { lang: "en", dir: "ltr", text: message })];
+}
+
+// The service's English words, kept for whoever wants them, folded away and marked as English.
+function serviceWords(text) {
+  return el(
+    "details",
+    { class: "service-words" },
+    el("summary", { text: tr("serviceWords") }),
+    el("p", { lang: "en", dir: "ltr", text }),
+  );
+}
+
+// A refusal: what the service refused, in the page's language, and each field at fault once (the
+// problem's English `detail` only repeats the first of them).
 function problemBlock(res) {
   const block = el("div", { class: "problem", role: "alert" }, el("p", { text: problemText(res) }));
   const data = res.data || {};
-  const details = [];
-  if (data.detail) details.push(el("li", { lang: "en", dir: "ltr", text: data.detail }));
-  for (const [field, messages] of Object.entries(data.errors || {})) {
-    details.push(el("li", { lang: "en", dir: "ltr" }, el("code", { text: field }), `: ${messages.join(" ")}`));
+  const errors = data.errors && typeof data.errors === "object" ? Object.entries(data.errors) : [];
+  if (errors.length) {
+    const listed = errors.map(([path, messages]) => [
+      path,
+      [...new Set((Array.isArray(messages) ? messages : [messages]).map(String))],
+    ]);
+    const only = listed.length === 1 && listed[0][1].length === 1;
+    const items = listed.map(([path, unique]) => {
+      const item = el("li", { "data-path": path }, el("code", { dir: "ltr", text: path }), ": ");
+      unique.forEach((message, i) => {
+        if (i) item.append("; ");
+        item.append(...fieldMessage(message, data.code, only));
+      });
+      return item;
+    });
+    block.append(el("p", { class: "muted", text: tr("fieldErrors") }), el("ul", { class: "field-errors" }, items));
+  } else if (data.detail) {
+    block.append(serviceWords(data.detail));
   }
-  if (details.length) block.append(el("p", { class: "muted", text: tr("fieldErrors") }), el("ul", {}, details));
   return block;
 }
 
@@ -271,26 +333,48 @@ function renderScoreFields() {
 
 // ---- tab 1: review a record ------------------------------------------------------------------
 
+// A verdict holds for the record, rules and scores it was given: once any of them changes it no
+// longer says anything about what is on screen, so it goes.
+function clearReview() {
+  if (!app.review && !$("review-status").textContent) return;
+  app.review = null;
+  setStatus("review-status", "");
+  renderReview();
+}
+
 async function loadFile(event) {
   const file = event.target.files?.[0];
   if (!file) return;
   $("record").value = await file.text();
-  setStatus("review-status", "");
+  clearReview();
 }
 
 function loadExample(name) {
   $("record").value = recordText(EXAMPLES[name]);
+  clearReview();
   $("record").focus();
+}
+
+// Where the record stops being JSON, in the page's language (the browser's own message is English).
+function jsonProblem(text, error) {
+  const at = /position (\d+)/.exec(error.message);
+  if (at) {
+    const lines = text.slice(0, Number(at[1])).split("\n");
+    return tr("notJsonAt", { line: lines.length, column: lines[lines.length - 1].length + 1 });
+  }
+  return tr(/end of JSON input/i.test(error.message) ? "notJsonEnd" : "notJson");
 }
 
 async function review(event) {
   event.preventDefault();
+  app.review = null; // whatever this check gives, the last record's verdict no longer stands
+  renderReview();
   setStatus("review-status", "");
   let record;
   try {
     record = JSON.parse($("record").value);
   } catch (error) {
-    setStatus("review-status", tr("notJson", { message: error.message }), "error");
+    setStatus("review-status", jsonProblem($("record").value, error), "error");
     return;
   }
   if (!record || typeof record !== "object" || Array.isArray(record)) {
@@ -352,24 +436,30 @@ function renderReview() {
   const ctx = cardContext(review.ruleset);
   const players = body.players;
 
-  // The verdict in one sentence.
-  let summary;
-  if (data.first_illegal !== null && data.first_illegal !== undefined) {
-    const bad = data.moves[data.first_illegal];
-    summary = tr("illegalAt", { n: data.first_illegal + 1, reason: reasonText(app.lang, bad.code) });
-  } else {
-    summary = tr(data.complete ? "allLegalComplete" : "allLegalIncomplete");
-  }
-  holder.append(
-    el(
-      "section",
-      { class: `verdict ${data.valid ? "ok" : "bad"}`, "aria-labelledby": "verdict-heading", id: "verdict" },
-      el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
-      el("p", { class: "summary", text: summary }),
-    ),
+  const bad = data.first_illegal === null || data.first_illegal === undefined ? null : data.moves.at(-1);
+  const verdict = el(
+    "section",
+    { class: `verdict ${data.valid ? "ok" : "bad"}`, "aria-labelledby": "verdict-heading", id: "verdict" },
+    el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
   );
+  let explained = null;
+  if (bad) {
+    // Who did what, and why the rules refuse it: said from the record and the legal options, in the
+    // page's language, with the move's number and its index in the API's answer.
+    const recorded = recordedMove(bad.index);
+    explained = whyIllegal(bad, recorded, data.state, ctx);
+    verdict.append(
+      el("p", { class: "summary", text: tr("illegalAt", { ...moveNumber(bad.index), reason: explained.short }) }),
+      el("p", { class: "what", text: whatItDid(bad, recorded, ctx, players) }),
+      whyParagraph(explained),
+      el("p", { class: "jump" }, jumpLink(`move-${bad.index}`, tr("goToMove", moveNumber(bad.index)))),
+    );
+  } else {
+    verdict.append(el("p", { class: "summary", text: tr(data.complete ? "allLegalComplete" : "allLegalIncomplete") }));
+  }
+  holder.append(verdict);
 
-  holder.append(renderMoves(data, ctx, players));
+  holder.append(renderMoves(data, ctx, players, explained));
   holder.append(renderPosition(data, ctx));
   holder.append(renderBreakdown(data, review.ruleset));
   if (data.claim) holder.append(renderClaim(data.claim, review.ruleset));
@@ -379,12 +469,37 @@ function renderReview() {
   first?.scrollIntoView({ block: "nearest" });
 }
 
+// The console numbers moves from 1; the API's index (and first_illegal) counts from 0: both are said.
+function moveNumber(index) {
+  return { n: index + 1, i: index };
+}
+
+function recordedMove(index) {
+  const moves = app.review?.body?.moves;
+  const move = Array.isArray(moves) ? moves[index] : null;
+  return move && typeof move === "object" ? move : {};
+}
+
+// A link within the results that moves the reader, and the focus, to its target: on a phone the
+// illegal move can be many rows below the verdict.
+function jumpLink(id, text) {
+  const link = el("a", { href: `#${id}`, text });
+  link.addEventListener("click", (event) => {
+    const target = $(id);
+    if (!target) return;
+    event.preventDefault();
+    target.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: true });
+  });
+  return link;
+}
+
 function sweepName(rs) {
   const names = rs?.categories?.find((c) => c.code === "sweeps")?.names || {};
   return localName(names) || tr("sweep");
 }
 
-function renderMoves(data, ctx, players) {
+function renderMoves(data, ctx, players, explained) {
   const recorded = Array.isArray(app.review?.body?.moves) ? app.review.body.moves : [];
   const list = el("ol", { class: "moves" });
   for (const move of data.moves) {
@@ -392,13 +507,16 @@ function renderMoves(data, ctx, players) {
     const first = move.index === data.first_illegal;
     const item = el("li", {
       class: `move ${illegal ? "illegal" : "legal"}${first ? " first-illegal" : ""}`,
+      id: `move-${move.index}`,
+      tabindex: first ? "-1" : null, // the verdict's link moves the focus here
       "data-index": move.index,
       "aria-current": first ? "step" : null,
     });
     const head = el(
       "span",
       { class: "move-head" },
-      el("span", { class: "move-no", text: tr("moveNo", { n: move.index + 1 }) }),
+      el("span", { class: "move-no", text: tr("moveNo", moveNumber(move.index)) }),
+      el("span", { class: "move-index", text: tr("moveIndex", moveNumber(move.index)) }),
       el("span", { class: "seat", text: seatLabel(move.seat, players) }),
       el("span", { class: `badge verdict-${move.verdict}`, text: tr(illegal ? "illegal" : "legal") }),
     );
@@ -424,15 +542,143 @@ function renderMoves(data, ctx, players) {
     }
     item.append(el("div", { class: "move-line" }, head, what));
     if (illegal) {
-      item.append(
-        el("p", { class: "reason" }, el("strong", { text: reasonText(app.lang, move.code) })),
-        el("p", { class: "muted service-text", lang: "en", dir: "ltr", text: move.reason || "" }),
-      );
-      if (first) item.append(renderLegal(move, ctx));
+      const why = explained || whyIllegal(move, recorded[move.index], data.state, ctx);
+      item.append(el("p", { class: "reason" }, el("strong", { text: why.short })), whyParagraph(why));
+      if (move.reason) item.append(serviceWords(move.reason));
+      if (first) item.append(renderLegal(move, ctx), el("p", { class: "jump" }, jumpLink("verdict-heading", tr("backToVerdict"))));
     }
     list.append(item);
   }
-  return el("section", { class: "moves-section" }, el("h3", { text: tr("moves") }), list);
+  return el(
+    "section",
+    { class: "moves-section" },
+    el("h3", { text: tr("moves") }),
+    el("p", { class: "hint numbering", text: tr("numberingNote") }),
+    list,
+  );
+}
+
+// ---- what an illegal move did, and why ---------------------------------------------------------
+// Said in the page's language from the record's own move, the position it was made in and the legal
+// options the API lists (docs/rules.md §4), never from the API's English `reason`: "not a legal
+// capture" is no explanation for a card laid where it had to take.
+
+// The sections a reason cites, at the anchors the rules page gives them.
+const SECTIONS = {
+  "2.2": "22-seats-and-the-order-of-play",
+  "3.3": "33-the-cut-ritual-chkobba-only",
+  "3.4": "34-redeal",
+  "4.1": "41-match-first",
+  "4.2": "42-otherwise-a-sum",
+  "4.3": "43-capture-is-mandatory",
+  "4.4": "44-otherwise-the-card-stays-on-the-table",
+  6: "6-end-of-the-round",
+};
+const MAX_LISTED = 3; // captures named in a sentence; the legal options below draw them all
+
+// The capture a recorded play claims: card codes, [] for a card laid, undefined when it says none.
+function claimOf(recorded) {
+  const capture = recorded?.capture;
+  return Array.isArray(capture) ? capture.filter((c) => typeof c === "string") : undefined;
+}
+
+function optionsPhrase(options, ctx) {
+  const sets = options.slice(0, MAX_LISTED).map((o) => listAnd(app.lang, o.capture.map(ctx.phrase)));
+  const more = options.length > MAX_LISTED ? tr("moreBelow", { n: options.length - MAX_LISTED }) : "";
+  return listOr(app.lang, sets) + more;
+}
+
+// "Seat 1 laid the 3 of clubs on the table without taking anything."
+function whatItDid(move, recorded, ctx, players) {
+  const seat = seatLabel(move.seat, players);
+  if (move.cut) return tr(move.cut === "keep" ? "did_keep" : "did_table", { seat });
+  const card = ctx.phrase(move.card);
+  const claim = claimOf(recorded);
+  if (claim === undefined) return tr("did_unsaid", { seat, card });
+  if (!claim.length) return tr("did_lay", { seat, card });
+  return tr("did_take", { seat, card, cards: listAnd(app.lang, claim.map(ctx.phrase)) });
+}
+
+// Why the move is illegal: {short, why, sections}. `move` is the API's verdict (code, seat, card or
+// cut, legal), `at` the position it was made in ({table, turn, phase, hands}).
+function whyIllegal(move, recorded, at, ctx) {
+  const said = (short, why, sections, params = {}) => ({ short: tr(`sr_${short}`), why: tr(`why_${why}`, params), sections });
+  const card = move.card ? ctx.phrase(move.card) : "";
+  const entry = (move.legal || []).find((e) => e.card === move.card);
+  switch (move.code) {
+    case "illegal-move":
+      return whyNotThisCapture(move.card, claimOf(recorded), at?.table || [], entry, ctx);
+    case "ambiguous-capture":
+      return said("ambiguous", "ambiguous", ["4.1", "4.2"], { card, options: optionsPhrase(entry?.options || [], ctx) });
+    case "card-not-held": {
+      const hand = at?.hands?.[move.seat] || [];
+      const held = hand.length ? listAnd(app.lang, hand.map(ctx.phrase)) : tr("handNothing");
+      return said("notHeld", "notHeld", [], { n: move.seat, hand: held, card });
+    }
+    case "not-your-turn":
+      return said("notTurn", "notTurn", ["2.2"], { turn: at?.turn, seat: move.seat });
+    case "wrong-phase": {
+      const phase = at?.phase;
+      if (phase === "cut") return said("waitCut", "waitCut", ["3.3"]);
+      if (phase === "redeal") return said("redeal", "redeal", ["3.4"]);
+      if (phase === "over") return said("over", "over", ["6"]);
+      return said("cutOver", "cutOver", ["3.3"]);
+    }
+    default:
+      return { short: reasonText(app.lang, move.code), why: "", sections: [] };
+  }
+}
+
+// An illegal capture (docs/rules.md §4.1 to §4.4): the first rule the claim breaks.
+function whyNotThisCapture(code, claim, table, entry, ctx) {
+  const said = (short, why, sections, params = {}) => ({ short: tr(`sr_${short}`), why: tr(`why_${why}`, params), sections });
+  const card = ctx.phrase(code);
+  const options = entry?.options || [];
+  const kind = entry?.kind || "none";
+  const params = { card, options: optionsPhrase(options, ctx) };
+  if (!claim || !claim.length) {
+    // Laid while it could take: capture is mandatory; a card of its value on the table says which.
+    if (kind === "match") return said("mandatory", "mandatoryMatch", ["4.1", "4.3"], params);
+    return said("mandatory", "mandatorySum", ["4.2", "4.3"], params);
+  }
+  const missing = claim.filter((c) => !table.includes(c));
+  if (missing.length) return said("notOnTable", "notOnTable", [], { cards: listAnd(app.lang, missing.map(ctx.phrase)) });
+  if (kind === "match") return said("matchFirst", "matchFirst", ["4.1"], params);
+  const value = entry?.value ?? ctx.value(code);
+  const values = claim.map((c) => ctx.value(c));
+  if (value !== undefined && values.every((v) => v !== undefined)) {
+    const sum = values.reduce((a, b) => a + b, 0);
+    if (claim.length === 1 && sum !== value) return said("wrongValue", "wrongValue", ["4.1", "4.2"], { card, sum, value });
+    if (sum !== value) return said("wrongSum", "wrongSum", ["4.2"], { card, sum, value });
+  }
+  if (kind === "none" && "JQK".includes(code.slice(0, -1))) {
+    return said("figureMatch", "figureMatch", ["4.2", "4.4"], { card, option: tr("opt_face_sums") });
+  }
+  if (kind === "sum" && options.length && options.every((o) => o.capture.length > claim.length)) {
+    return said("mostCards", "mostCards", ["4.2"], params);
+  }
+  return said("notLegalSet", "notLegalSet", ["4.2"], params);
+}
+
+// The reason in full, with links to the sections of the rules it rests on.
+function whyParagraph(explained) {
+  const paragraph = el("p", { class: "why" }, explained.why);
+  if (explained.sections.length) {
+    const links = explained.sections.map((section) =>
+      el("a", {
+        href: `rules#${SECTIONS[section]}`,
+        dir: "ltr", // "§4.1" reads the same in Arabic
+        "aria-label": tr("sectionLink", { s: section }),
+        text: `§${section}`,
+      }),
+    );
+    const cite = el("span", { class: "cite" }, " (");
+    const comma = app.lang === "ar" ? "، " : ", ";
+    links.forEach((link, i) => cite.append(...(i ? [comma, link] : [link])));
+    cite.append(")");
+    paragraph.append(cite);
+  }
+  return paragraph;
 }
 
 // The legal options beside the first illegal move: every hand card and what it may take.
@@ -472,7 +718,7 @@ function renderPosition(data, ctx) {
   const state = data.state;
   let title;
   if (data.first_illegal !== null && data.first_illegal !== undefined) {
-    title = tr("positionAtIllegal", { n: data.first_illegal + 1 });
+    title = tr("positionAtIllegal", moveNumber(data.first_illegal));
   } else {
     title = tr(data.complete ? "positionAtEnd" : "positionStopped");
   }
@@ -760,10 +1006,11 @@ function renderJudgeResult() {
       data.table.length ? cardRow(data.table, ctx, { small: true }) : el("p", { text: tr("emptyTable") }),
     );
   } else {
-    section.append(
-      el("p", { class: "reason" }, el("strong", { text: reasonText(app.lang, data.code) })),
-      el("p", { class: "muted service-text", lang: "en", dir: "ltr", text: data.detail || "" }),
-    );
+    // The same words as a record's illegal move: what the rules require of this card on this table.
+    const refused = { code: data.code, card: body.play.card, legal: data.legal };
+    const explained = whyIllegal(refused, body.play, { table: body.table }, ctx);
+    section.append(el("p", { class: "reason" }, el("strong", { text: explained.short })), whyParagraph(explained));
+    if (data.detail) section.append(serviceWords(data.detail));
     const box = el("div", { class: "legal-options", id: "judge-options" });
     const options = data.options || [];
     if (options.length) {
@@ -854,6 +1101,12 @@ async function start() {
     tab.addEventListener("keydown", tabKeys);
   }
   $("review-form").addEventListener("submit", review);
+  // A new record, other rules or other scores: the verdict on screen was not given for them.
+  $("record").addEventListener("input", clearReview);
+  $("scores-fields").addEventListener("input", clearReview);
+  $("options-fields").addEventListener("change", clearReview);
+  $("profile").addEventListener("change", clearReview);
+  $("players").addEventListener("change", clearReview);
   $("record-file").addEventListener("change", loadFile);
   for (const button of document.querySelectorAll("[data-example]")) {
     button.addEventListener("click", () => loadExample(button.dataset.example));
