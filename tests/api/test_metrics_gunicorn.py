@@ -111,7 +111,7 @@ EXPECTED_CLAIMS = {
     ("score", "rejected"): 3,
     ("decision", "accepted"): 1,
     ("decision", "rejected"): 2,
-    ("replay", "rejected"): 1,  # the record stops at an illegal move, so the claim cannot stand
+    ("replay", "unjudged"): 1,  # the record stops at an illegal move, so the claim cannot be judged
 }
 
 
