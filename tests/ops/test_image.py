@@ -89,7 +89,8 @@ def test_the_build_context_is_the_service_and_nothing_else() -> None:
     sent = build_context()
     contract = {"service/api/openapi.yaml", "service/api/openapi.json"}  # package data, served by the app
     assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "service/app.py", *contract} <= set(sent)
-    web_assets = ("service/web/pages/", "service/web/static/")  # the browser pages the service serves
+    # The browser pages the service serves, and the links to the documents it renders (service/web/docs).
+    web_assets = ("service/web/pages/", "service/web/static/", "service/web/docs/")
     served = [p for p in sent if p.startswith("service/")]
     assert all(p.endswith(".py") or p.startswith(web_assets) or p in contract for p in served), served
     assert not [p for p in sent if p.split("/")[0] in {"tests", "bench", "deploy", ".git", ".venv", "scripts"}]
