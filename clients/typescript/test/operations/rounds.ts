@@ -198,11 +198,12 @@ operation("replayRound", () => {
 
   test("a claim is checked: right, then wrong", async () => {
     const right = await referee.client.replayRound({ ...record(scopaDeal, scopaRound), claimed: scopaRound.breakdown });
-    assert.deepEqual(right.claim, { valid: true, discrepancies: [] });
+    assert.deepEqual(right.claim, { verdict: "right", valid: true, discrepancies: [] });
     const claimed = structuredClone(scopaRound.breakdown);
     claimed[0]!.total += 1;
     const wrong = await referee.client.replayRound({ ...record(scopaDeal, scopaRound), claimed });
     assert.equal(wrong.claim?.valid, false);
+    assert.equal(wrong.claim?.verdict, "wrong");
     assert.deepEqual(
       wrong.claim?.discrepancies.map((d) => [d.side, d.category]),
       [[0, "total"]],
@@ -233,7 +234,9 @@ operation("viewRound", () => {
   test("a plain state: each seat sees its own hand, the sizes of the others, and no stock", async () => {
     const { state } = scopaDeal;
     for (const seat of [0, 1]) {
-      const { view } = await referee.client.viewRound({ state, seat });
+      const answer = await referee.client.viewRound({ state, seat });
+      assert.ok("view" in answer, "a seat's view");
+      const { view } = answer;
       assert.deepEqual(view.hand, state.hands[seat]);
       assert.deepEqual(view.hand_sizes, [3, 3]);
       assert.equal(view.stock_size, 30);
@@ -243,8 +246,19 @@ operation("viewRound", () => {
 
   test("a sealed state gives the view that dealRound gave", async () => {
     const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
-    const { view } = await referee.client.viewRound({ state_token: sealed.state_token, seat: 1 });
-    assert.deepEqual(view, sealed.views[1]);
+    const answer = await referee.client.viewRound({ state_token: sealed.state_token, seat: 1 });
+    assert.ok("view" in answer, "a seat's view");
+    assert.deepEqual(answer.view, sealed.views[1]);
+  });
+
+  test("without a seat, a spectator's view: what every seat sees, no hand", async () => {
+    const answer = await referee.client.viewRound({ state: scopaDeal.state });
+    assert.ok("spectator" in answer, "a spectator's view");
+    assert.deepEqual(answer.spectator.hand_sizes, [3, 3]);
+    assert.equal("hand" in answer.spectator, false);
+    for (const hand of scopaDeal.state.hands) {
+      assert.equal(JSON.stringify(answer).includes(hand[0]!), false, "no card of any hand");
+    }
   });
 
   test("a seat that does not play is a 422 no-such-seat problem, plain or sealed", async () => {
