@@ -17,7 +17,7 @@ from service.rules import CATEGORIES, DECK, PROFILES, CaptureKind, Cut, Outcome,
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
-from service.rules.replay import MAX_MOVES
+from service.rules.replay import CLAIM_VERDICTS, MAX_MOVES
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 from service.strategy import REASONS
 
@@ -420,17 +420,14 @@ class MoveVerdictOut(Schema):
     )
 
 
-CLAIM_VERDICTS = ("right", "wrong", "cannot-be-judged")
-
-
 class ClaimVerdict(Schema):
     verdict = fields.String(
         required=True,
         validate=validate.OneOf(CLAIM_VERDICTS),
         metadata={
             "description": "right: the claim equals the breakdown; wrong: it differs (see discrepancies); "
-            "cannot-be-judged: the record stops before the end of the round, so there is no breakdown to "
-            "compare with (see reason)."
+            "cannot-be-judged: the record stops before the end of the round, or the deal is void, so there is no "
+            "breakdown to compare with (see reason)."
         },
     )
     valid = fields.Boolean(
