@@ -161,7 +161,7 @@ def replay_match(
         if breakdown is not None:
             round_decision = decision = decide_match(the_rules, scores, [line.total for line in breakdown])
             scores, decided_at = round_decision.scores, i
-        claim = replay.judge(record["claimed"]) if record.get("claimed") is not None else None
+        claim = _judged(replay, record["claimed"], i) if record.get("claimed") is not None else None
         results.append(RoundResult(i, DealerCheck(expected, given), replay, scores, round_decision, claim))
         if replay.first_illegal is not None:
             break  # the record no longer follows the rules: nothing after this move is judged (§10.14)
@@ -272,6 +272,15 @@ def _replay(
         places = exc.details.get("places")
         if places:
             exc.details["places"] = [_place(p, index, given_by_round) for p in places]
+        raise
+
+
+def _judged(replay: Replay, claimed: Any, index: int) -> ClaimVerdict:
+    """``Replay.judge`` on a round's claim; a claim of the wrong shape names its place in the match record."""
+    try:
+        return replay.judge(claimed)
+    except RulesError as exc:
+        exc.field = f"rounds.{index}.{exc.field or 'claimed'}"
         raise
 
 
