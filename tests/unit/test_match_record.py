@@ -8,6 +8,7 @@ records are real: rounds dealt from seeds and played with legal moves (``match_r
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ from service.rules import (
 )
 from service.rules.errors import NotInProfile
 
-from ..support import judged_round_by_round, match_record, round_record
+from ..support import ROOT, judged_round_by_round, match_record, round_record
 
 # Every profile and player count, and scopa with a target (docs/rules.md §2.1, §8.3, §8.4); the prefix of
 # the seeds of a match whose decisions include a tiebreak (found by search), and its first dealer.
@@ -426,3 +427,67 @@ def test_a_malformed_record_is_an_error_naming_its_place(change, error, field):
     with pytest.raises(error) as caught:
         replayed(record)
     assert caught.value.field == field
+
+
+# ---- the golden vectors ----------------------------------------------------------------------------------------
+
+VECTORS = json.loads((ROOT / "tests" / "vectors" / "match_records.json").read_text(encoding="utf-8"))["vectors"]
+
+
+def _claimed_result(claimed: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
+    """docs/rules.md §10.23 on a claimed result, written out: judged only when the record reaches the end of
+    the match with every move legal."""
+    if found["first_illegal"] is not None or not found["complete"]:
+        return {"verdict": "cannot-be-judged", "valid": None, "discrepancies": []}
+    differ = [
+        {"field": name, "claimed": claimed[name], "expected": found[name]}
+        for name in ("outcome", "winner")
+        if claimed[name] != found[name]
+    ]
+    differ += [
+        {"field": f"scores.{side}", "claimed": score, "expected": found["scores"][side]}
+        for side, score in enumerate(claimed.get("scores") or [])
+        if score != found["scores"][side]
+    ]
+    return {"verdict": "wrong" if differ else "right", "valid": not differ, "discrepancies": differ}
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS if "error" not in v["expect"]], ids=lambda v: v["id"])
+def test_the_golden_vectors_agree_with_the_oracle(vector):
+    """tests/vectors/match_records.json, which tests/unit/test_vectors.py runs through replay_match, against
+    replay_round and decide_match round by round: the vectors say what the oracle says."""
+    given, expect = vector["input"], vector["expect"]
+    found = judged_round_by_round(vector["rules"], given["players"], given["dealer"], given["rounds"])
+    assert {k: found[k] for k in expect if k not in ("rounds", "claim")} == {
+        k: v for k, v in expect.items() if k not in ("rounds", "claim")
+    }
+    assert len(found["rounds"]) == len(expect["rounds"])
+    for judged, want, record in zip(found["rounds"], expect["rounds"], given["rounds"], strict=False):
+        totals = None if judged["breakdown"] is None else [line["total"] for line in judged["breakdown"]]
+        claim = None
+        if "claimed" in record:
+            right = judged["breakdown"] is not None and record["claimed"] == judged["breakdown"]
+            claim = "cannot-be-judged" if judged["breakdown"] is None else "right" if right else "wrong"
+        mine = {**judged, "totals": totals, "claim": claim}
+        assert {k: mine[k] for k in want} == want
+    if "claimed" in given:
+        assert expect["claim"] == _claimed_result(given["claimed"], found)
+
+
+def test_the_golden_vectors_cover_every_profile_and_player_count_and_what_the_issue_asks():
+    ran = [(Rules.of(v["rules"]).profile.id, v["input"]["players"], v) for v in VECTORS]
+    assert {(p, n) for p, n, _ in ran} >= {
+        ("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2),
+    }  # fmt: skip
+    judged = [v["expect"] for _, _, v in ran if "rounds" in v["expect"]]
+    decisions = [r["decision"]["outcome"] for e in judged for r in e["rounds"] if r["decision"]]
+    assert {"continue", "tiebreak", "won", "draw"} <= set(decisions)
+    assert any(r["void"] for e in judged for r in e["rounds"])
+    assert any(not r["dealer"]["valid"] for e in judged for r in e["rounds"])
+    assert any(e["first_illegal"] and e["first_illegal"]["round"] >= 5 for e in judged)  # a late round
+    assert any(not e["rounds"][-1]["complete"] and e["first_illegal"] is None for e in judged)  # stops early
+    assert {r["claim"] for e in judged for r in e["rounds"]} >= {"right", "wrong", "cannot-be-judged"}
+    assert {e["claim"]["verdict"] for e in judged if "claim" in e} == {"right", "wrong", "cannot-be-judged"}
+    assert any(isinstance(v["rules"], dict) and Rules.of(v["rules"]).profile.id == "scopa" for _, _, v in ran)
+    errors = {v["expect"]["error"] for _, _, v in ran if "error" in v["expect"]}
+    assert errors == {"match-over", "inconsistent-record", "invalid-scores"}
