@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from service.app import create_app
-from service.rules import seeded_deck
+from service.rules import deal_round, seeded_deck
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BEGIN, END = "<!-- api-examples:begin -->", "<!-- api-examples:end -->"
@@ -98,6 +98,11 @@ def render() -> str:
     if len(first["options"]) > 1:
         move["capture"] = first["options"][0]["capture"]
     deck = [c.code for c in seeded_deck("readme")]
+    # A match record: a void deal (three aces on the table, docs/rules.md §3.4), then a round dealt by seat 0
+    # where seat 1 should have dealt again, which stops after its first two moves.
+    void = [c.code for c in seeded_deck("void-36")]
+    second, _ = deal_round("chkobba", 2, 0, seed="readme", cut="keep")
+    first_two = [{"card": second.hands[1][0].code}, {"card": second.hands[0][0].code}]
     calls: list[tuple[str, str, str, dict[str, Any], bool]] = [
         ("legalCaptures", "Each hand card's legal captures, in hand order.", "/v1/captures",
          {"rules": "chkobba", "table": ["2D", "6S", "AC"], "hand": ["QH", "7C", "KS"]}, True),
@@ -126,6 +131,12 @@ def render() -> str:
         ("replayRound", "A record whose first move is made by the wrong seat: a verdict, not an error.",
          "/v1/rounds/replay", {"rules": "scopa", "players": 2, "dealer": 0, "deck": deck,
                                "moves": [{"card": state["state"]["hands"][0][0], "seat": 0}]}, False),
+        ("replayMatch", "A match record: a void deal (three aces on the table), which the same seat deals again, "
+         "then a round dealt by seat 0 instead, which stops after two moves; the claimed result cannot be judged.",
+         "/v1/matches/replay", {"rules": "chkobba", "players": 2, "dealer": 1, "rounds": [
+             {"deck": void, "cut": "keep", "moves": []},
+             {"dealer": 0, "deck": deck, "cut": "keep", "moves": first_two}],
+          "claimed": {"outcome": "won", "winner": 0}}, False),
         ("viewRound", "What seat 0 may know of that round: its own hand, never seat 1's or the stock.",
          "/v1/rounds/view", {"state": state["state"], "seat": 0}, True),
     ]  # fmt: skip

@@ -7,6 +7,7 @@ import http.client
 import itertools
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -22,7 +23,20 @@ import pytest
 from bench.report import children as children
 from bench.report import free_port as free_port
 from bench.report import send as send
-from service.rules import DECK
+from service.rules import (
+    DECK,
+    Cut,
+    CutMove,
+    Outcome,
+    Phase,
+    PlayMove,
+    Rules,
+    advance,
+    deal_round,
+    decide_match,
+    legal_moves,
+    replay_round,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
@@ -222,3 +236,128 @@ def reference_shuffle(seed: object = None, *, draws: Iterator[int] | None = None
         j = x % n
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+# --- match records, played with the rules core: rounds dealt from seeds, each move a legal one drawn
+# with a seeded random.Random, so that every record is real and the same on every run.
+
+
+def round_record(
+    rules: Any, players: int, dealer: int, seed: str, *, cut: str | None = None, cut_move: str | None = None
+) -> dict[str, Any]:
+    """A whole round as replayRound takes it (``deck``, ``moves``, and ``cut`` when given), played from the
+    deal of ``seed`` to its end with random legal moves. In chkobba, ``cut`` deals through the cut and
+    ``cut_move`` records it as the first move instead; a void deal (docs/rules.md §3.4) ends there."""
+    state, deck = deal_round(rules, players, dealer, seed=seed, cut=cut)
+    moves: list[dict[str, Any]] = []
+    if cut_move is not None:
+        state, _ = advance(state, CutMove(Cut(cut_move)))
+        moves.append({"cut": cut_move})
+    pick = random.Random(f"{seed}:moves")
+    while state.phase is Phase.PLAY:
+        captures = pick.choice(legal_moves(state))
+        option = pick.choice(captures.options) if captures.options else None
+        move: dict[str, Any] = {"card": captures.card.code}
+        if option is not None:
+            move["capture"] = [c.code for c in option]
+        state, _ = advance(state, PlayMove(captures.card, option))
+        moves.append(move)
+    record: dict[str, Any] = {"deck": [c.code for c in deck], "moves": moves}
+    if cut is not None:
+        record["cut"] = cut
+    return record
+
+
+def match_record(
+    rules: Any, players: int, dealer: int, seeds: Sequence[str], *, most: int | None = None
+) -> dict[str, Any]:
+    """A match as a table records it: a round from each seed in turn, dealt by the seat the rotation
+    names (docs/rules.md §2.4: the dealer's right after a round, the same dealer after a void deal),
+    until the match is won or drawn (decide_match), the seeds run out, or ``most`` rounds are played.
+    In chkobba every other round records its cut as a move. The record: ``{rules, players, dealer,
+    rounds}``, replayMatch's request."""
+    the_rules = Rules.of(rules)
+    rounds: list[dict[str, Any]] = []
+    scores: list[int] | None = None
+    deals = dealer
+    for k, seed in enumerate(seeds):
+        if most is not None and len(rounds) >= most:
+            break
+        if the_rules.profile.cut_ritual:
+            kind = ("keep", "table")[k % 2]
+            record = round_record(rules, players, deals, seed, **({"cut": kind} if k % 2 else {"cut_move": kind}))
+        else:
+            record = round_record(rules, players, deals, seed)
+        rounds.append(record)
+        replay = replay_round(rules, players, deals, record["moves"], deck=record["deck"], cut=record.get("cut"))
+        deals = replay.state.next_dealer if replay.state.next_dealer is not None else deals
+        breakdown = replay.breakdown
+        if breakdown is None:
+            continue  # a void deal: the same dealer deals again
+        scores = scores or [0] * len(breakdown)
+        decision = decide_match(the_rules, scores, [line.total for line in breakdown])
+        scores = list(decision.scores)
+        if decision.outcome in (Outcome.WON, Outcome.DRAW):
+            break
+    return {"rules": rules, "players": players, "dealer": dealer, "rounds": rounds}
+
+
+def judged_round_by_round(rules: Any, players: int, dealer: int, rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The oracle of a match record's replay: each round replayed by replay_round and the match decided
+    after it by decide_match, one round after another, with the rotation of docs/rules.md §2.4 and §3.4
+    written out here (the dealer's right after a round, the same dealer after a void deal). Stops after
+    the round with the first illegal move. The structural refusals (a round after the end of the match,
+    or after a round that stops early) are not its business. Returns the JSON replayMatch answers, but
+    for the moves' verdicts and the claims."""
+    the_rules = Rules.of(rules)
+    judged: list[dict[str, Any]] = []
+    scores: list[int] | None = None
+    last_decision: dict[str, Any] | None = None
+    expected = dealer
+    stop = None
+    for index, record in enumerate(rounds):
+        given = record.get("dealer", expected)
+        replay = replay_round(
+            rules,
+            players,
+            given,
+            record["moves"],
+            deck=record.get("deck"),
+            seed=record.get("seed"),
+            cut=record.get("cut"),
+        )
+        void = replay.state.phase is Phase.REDEAL
+        scores = scores if scores is not None else [0] * the_rules.profile.sides(players)
+        breakdown = replay.breakdown
+        decision = None
+        if breakdown is not None:
+            decided = decide_match(the_rules, scores, [line.total for line in breakdown])
+            scores = list(decided.scores)
+            decision = last_decision = {"outcome": decided.outcome.value, "winner": decided.winner}
+        judged.append(
+            {
+                "index": index,
+                "dealer": {"expected": expected, "given": given, "valid": given == expected},
+                "void": void,
+                "valid": replay.valid and given == expected,
+                "complete": replay.state.phase in (Phase.OVER, Phase.REDEAL),
+                "first_illegal": replay.first_illegal,
+                "breakdown": None if breakdown is None else [line.to_json() for line in breakdown],
+                "scores": list(scores),
+                "decision": decision,
+            }
+        )
+        if replay.first_illegal is not None:
+            stop = {"round": index, "move": replay.first_illegal}
+            break
+        expected = given if void else (given + 1) % players
+    final = last_decision or {"outcome": "continue", "winner": None}
+    return {
+        "valid": all(r["valid"] for r in judged),
+        "complete": final["outcome"] in ("won", "draw"),
+        "rounds": judged,
+        "first_illegal": stop,
+        "scores": judged[-1]["scores"] if judged else [],
+        "outcome": final["outcome"],
+        "winner": final["winner"],
+    }

@@ -6,10 +6,22 @@ deal rounds), and made once."""
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from typing import Any
 
-from service.rules import DECK, Card, PlayMove, RoundState, advance, deal_round, seeded_deck
+from service.rules import (
+    DECK,
+    Card,
+    Phase,
+    PlayMove,
+    RoundState,
+    advance,
+    deal_round,
+    legal_moves,
+    replay_round,
+    seeded_deck,
+)
 
 Example = dict[str, Any]
 
@@ -197,6 +209,65 @@ def replay() -> dict[str, Example]:
                 "cut": "keep",
                 "moves": [{"card": _first_hand()[0]}, {"card": _first_hand()[1]}],
             },
+        },
+    }
+
+
+def _played(rules: Any, players: int, dealer: int, seed: str, cut: str | None = None, most: int = 99) -> Example:
+    """A round record played from the deal of ``seed``: each move a legal one drawn at random (seeded),
+    up to the end of the round or ``most`` moves; a void deal ends at once."""
+    state, deck = deal_round(rules, players, dealer, seed=seed, cut=cut)
+    pick = random.Random(seed)
+    moves: list[Example] = []
+    while state.phase is Phase.PLAY and len(moves) < most:
+        captures = pick.choice(legal_moves(state))
+        option = pick.choice(captures.options) if captures.options else None
+        state, _ = advance(state, PlayMove(captures.card, option))
+        moves.append({"card": captures.card.code, **({"capture": _codes(option)} if option else {})})
+    return {"deck": _codes(deck), **({"cut": cut} if cut else {}), "moves": moves}
+
+
+def _breakdown(rules: Any, players: int, dealer: int, record: Example) -> list[dict[str, int]]:
+    """The breakdown of a whole round record, to claim it."""
+    replay = replay_round(rules, players, dealer, record["moves"], deck=record["deck"], cut=record.get("cut"))
+    assert replay.breakdown is not None
+    return [line.to_json() for line in replay.breakdown]
+
+
+@cache
+def match_replay() -> dict[str, Example]:
+    scopa = _played("scopa", 2, 0, "match-scopa")
+    scopa_claimed = {**scopa, "claimed": _breakdown("scopa", 2, 0, scopa)}
+    return {
+        "scopa-single-round": {
+            "summary": "A scopa match without a target is one round (docs/rules.md §8.5), here drawn 2 to 2: the "
+            "round and the match, each with a claim",
+            "body": {
+                "rules": "scopa",
+                "players": 2,
+                "dealer": 0,
+                "rounds": [scopa_claimed],
+                "claimed": {"outcome": "draw", "winner": None, "scores": [2, 2]},
+            },
+        },
+        "void-deal-then-a-wrong-dealer": {
+            "summary": "chkobba: a void deal (three aces on the table), dealt again by the same seat; round 2 is "
+            "dealt by seat 0 where seat 1 should deal, and the record stops there",
+            "body": {
+                "rules": "chkobba",
+                "players": 2,
+                "dealer": 0,
+                "rounds": [
+                    _played("chkobba", 2, 0, "void-36", cut="keep"),
+                    _played("chkobba", 2, 0, "match-chkobba-1", cut="keep"),
+                    {**_played("chkobba", 2, 0, "match-chkobba-2", cut="table", most=4), "dealer": 0},
+                ],
+                "claimed": {"outcome": "won", "winner": 0},
+            },
+        },
+        "a-round-after-the-end": {
+            "summary": "A round after a scopa single-round match: match-over",
+            "body": {"rules": "scopa", "players": 2, "dealer": 0, "rounds": [scopa, _played("scopa", 2, 1, "again")]},
         },
     }
 

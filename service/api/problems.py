@@ -31,6 +31,7 @@ TITLES = {
     "inconsistent-counts": "The piles or counts cannot come from one round",
     "invalid-scores": "The match scores are not valid",
     "match-over": "The match was already over",
+    "inconsistent-record": "The rounds of the match record do not fit together",
     "illegal-move": "Illegal move",
     "ambiguous-capture": "Ambiguous capture: say which cards are taken",
     "card-not-held": "The card is not in the hand",

@@ -11,7 +11,6 @@ from service.rules import (
     Phase,
     RoundState,
     advance,
-    compare_breakdown,
     deal_round,
     replay_round,
     round_breakdown,
@@ -29,8 +28,6 @@ from .operations import Operation, operation
 from .records import new_record, unpacked, with_move
 from .render import breakdown_json, verdicts_json
 from .sealing import Sealer
-
-RIGHT, WRONG, UNJUDGED = schemas.CLAIM_VERDICTS
 
 bp = Blueprint("rounds", __name__)
 _OVER = Phase.OVER  # an Enum class attribute costs a hook call on Python 3.11: read once
@@ -226,18 +223,7 @@ def replay() -> Response:
     if refused:
         metrics.illegal_move(refused)
     if "claimed" in data:
-        if breakdown is None:  # no score to compare the claim with: neither right nor wrong
-            stop = "stops at an illegal move" if refused else "ends"
-            claim: dict[str, Any] = {
-                "verdict": UNJUDGED,
-                "valid": None,
-                "reason": f"the record {stop} before the end of the round, so the round has no score yet",
-                "discrepancies": [],
-            }
-        else:
-            found = compare_breakdown(breakdown, data["claimed"])
-            verdict = WRONG if found else RIGHT
-            claim = {"verdict": verdict, "valid": not found, "discrepancies": [d.to_json() for d in found]}
-        metrics.claim("replay", claim["valid"])
-        out["claim"] = claim
+        claim = result.judge(data["claimed"])
+        metrics.claim("replay", claim.valid)
+        out["claim"] = claim.to_json()
     return answer(out)

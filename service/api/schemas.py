@@ -13,11 +13,11 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.ops.problems import CODES
-from service.rules import CATEGORIES, DECK, PROFILES, CaptureKind, Cut, Outcome, Phase
+from service.rules import CATEGORIES, DECK, MAX_ROUNDS, PROFILES, CaptureKind, Cut, Outcome, Phase
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
-from service.rules.replay import MAX_MOVES
+from service.rules.replay import CLAIM_VERDICTS, MAX_MOVES
 from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
 from service.strategy import REASONS
 
@@ -244,14 +244,51 @@ class ViewRequest(OneOfFields):
     seat = Seat(metadata={"description": "The seat whose view is asked for; leave it out for a spectator's view."})
 
 
-class ReplayRequest(Checked):
-    rules = RulesField(required=True)
-    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
-    dealer = Seat(required=True)
+class RoundRecord(Checked):
+    """A round of a match record: a replayRound body whose rules and players may be left out."""
+
+    rules = RulesField(metadata={"description": "The match's rules, if given: a round never changes them."})
+    players = StrictInt(
+        validate=validate.Range(min=2, max=4),
+        metadata={"description": "The match's players, if given: a round never changes them."},
+    )
+    dealer = Seat(
+        metadata={
+            "description": "Who dealt this round; checked against the rotation (docs/rules.md §2.4), and the round "
+            "replayed as dealt. Left out: the seat the rotation names."
+        }
+    )
     deck = Cards(required=True, min_items=MAX_CARDS)
     cut = fields.String(validate=validate.OneOf(CUTS))
     moves = Moves(required=True, max_items=MAX_MOVES)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
+
+
+class ReplayRequest(RoundRecord):
+    rules = RulesField(required=True)
+    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    dealer = Seat(required=True)
+
+
+class MatchClaim(DecisionClaim):
+    scores = fields.List(
+        Count(MAX_SCORE), validate=SIDES, metadata={"description": "The final scores, per side (optional)."}
+    )
+
+
+class MatchReplayRequest(Checked):
+    rules = RulesField(required=True)
+    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    dealer = Seat(required=True, metadata={"description": "The first dealer: who deals round 0."})
+    rounds = fields.List(
+        fields.Nested(RoundRecord),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_ROUNDS),
+        metadata={
+            "description": f"The rounds in order, void deals included: at most {MAX_ROUNDS} (docs/rules.md §10.23)."
+        },
+    )
+    claimed = fields.Nested(MatchClaim, metadata={"description": "The claimed final result of the match."})
 
 
 # ---- responses (documentation; the views build them as plain dicts) ------------------------------
@@ -442,17 +479,14 @@ class MoveVerdictOut(Schema):
     )
 
 
-CLAIM_VERDICTS = ("right", "wrong", "cannot-be-judged")
-
-
 class ClaimVerdict(Schema):
     verdict = fields.String(
         required=True,
         validate=validate.OneOf(CLAIM_VERDICTS),
         metadata={
             "description": "right: the claim equals the breakdown; wrong: it differs (see discrepancies); "
-            "cannot-be-judged: the record stops before the end of the round, so there is no breakdown to "
-            "compare with (see reason)."
+            "cannot-be-judged: the record stops before the end of the round, or the deal is void, so there is no "
+            "breakdown to compare with (see reason)."
         },
     )
     valid = fields.Boolean(
@@ -471,6 +505,119 @@ class ReplayResponse(Schema):
     breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
     next_dealer = fields.Integer(required=True, allow_none=True, metadata={"description": "As in playRound."})
     claim = fields.Nested(ClaimVerdict)
+
+
+class DealerCheckOut(Schema):
+    expected = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Who should deal: the first dealer, then the dealer's right after a round, the same "
+            "dealer after a void deal (docs/rules.md §2.4, §3.4)."
+        },
+    )
+    given = fields.Integer(required=True, metadata={"description": "Who dealt: the round's `dealer`, else expected."})
+    valid = fields.Boolean(required=True)
+
+
+class RoundDecisionOut(Schema):
+    outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
+    winner = fields.Integer(required=True, allow_none=True)
+
+
+class MatchRoundOut(Schema):
+    index = fields.Integer(required=True)
+    dealer = fields.Nested(DealerCheckOut, required=True)
+    void = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The deal is void (docs/rules.md §3.4): it scores nothing, and its dealer deals again."
+        },
+    )
+    valid = fields.Boolean(required=True, metadata={"description": "Every move is legal and the right seat dealt."})
+    complete = fields.Boolean(
+        required=True, metadata={"description": "The record reaches the end of the round, or of its void deal."}
+    )
+    first_illegal = fields.Integer(required=True, allow_none=True)
+    moves = fields.List(fields.Nested(MoveVerdictOut), required=True, metadata={"description": "As in replayRound."})
+    breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
+    claim = fields.Nested(ClaimVerdict, metadata={"description": "With the round's `claimed`: as in replayRound."})
+    scores = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "The match scores after the round: unchanged unless it is complete (not void)."},
+    )
+    decision = fields.Nested(
+        RoundDecisionOut,
+        required=True,
+        allow_none=True,
+        metadata={"description": "decideMatch's after the round; null unless the round has a breakdown."},
+    )
+
+
+class MoveAtOut(Schema):
+    round = fields.Integer(required=True)
+    move = fields.Integer(required=True)
+
+
+class MatchDiscrepancyOut(Schema):
+    field = fields.String(
+        required=True,
+        validate=validate.Regexp(r"^(outcome|winner|scores\.[0-2])$"),
+        metadata={"description": "outcome, winner, or scores.<side>."},
+    )
+    claimed = fields.Raw(required=True, allow_none=True, metadata={"type": ["string", "integer"]})
+    expected = fields.Raw(required=True, allow_none=True, metadata={"type": ["string", "integer"]})
+
+
+class MatchClaimVerdict(Schema):
+    verdict = fields.String(
+        required=True,
+        validate=validate.OneOf(CLAIM_VERDICTS),
+        metadata={
+            "description": "right: the claim is the match's result; wrong: it differs (see discrepancies); "
+            "cannot-be-judged: the record has an illegal move or stops before the match is decided (see reason)."
+        },
+    )
+    valid = fields.Boolean(
+        required=True, allow_none=True, metadata={"description": "verdict is right; null when it cannot be judged."}
+    )
+    reason = fields.String(metadata={"description": "Why the claim cannot be judged."})
+    discrepancies = fields.List(fields.Nested(MatchDiscrepancyOut), required=True)
+
+
+class MatchReplayResponse(Schema):
+    valid = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Every move judged is legal and every round was dealt by the seat the rotation names."
+        },
+    )
+    complete = fields.Boolean(
+        required=True, metadata={"description": "The record reaches the end of the match: it is won, or drawn."}
+    )
+    rounds = fields.List(
+        fields.Nested(MatchRoundOut),
+        required=True,
+        metadata={"description": "The rounds judged, in order: every one, or up to the first illegal move."},
+    )
+    first_illegal = fields.Nested(
+        MoveAtOut,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The first illegal move: its round and its index in the round, both from 0."},
+    )
+    scores = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "After the last complete round; all 0 when none is complete."},
+    )
+    outcome = fields.String(
+        required=True,
+        validate=validate.OneOf([o.value for o in Outcome]),
+        metadata={"description": "decideMatch's after the last complete round; continue when none is complete."},
+    )
+    winner = fields.Integer(required=True, allow_none=True)
+    claim = fields.Nested(MatchClaimVerdict, metadata={"description": "With `claimed`: the verdict on it."})
 
 
 class OptionOut(Schema):
@@ -642,6 +789,7 @@ REQUESTS = {
         "view": ViewRequest,
         "hints": HintsRequest,
         "replay": ReplayRequest,
+        "match_replay": MatchReplayRequest,
     }.items()
 }
 

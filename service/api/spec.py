@@ -202,7 +202,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
         tags=[
             {"name": "rules", "description": "The rules profiles as data."},
             {"name": "adjudication", "description": "Captures, plays, scores and match decisions."},
-            {"name": "rounds", "description": "Whole rounds: deal, play move by move, replay a record."},
+            {"name": "rounds", "description": "Rounds and matches: deal, play move by move, replay a record."},
             {"name": "operations", "description": "Health, readiness, metrics and this contract."},
         ],
     )

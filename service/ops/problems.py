@@ -75,6 +75,12 @@ CODES: dict[str, Code] = {
     "inconsistent-counts": Code(422, "The piles or counts cannot come from one round. Check the record you score."),
     "invalid-scores": Code(422, "The match scores cannot be reached. Check the running scores."),
     "match-over": Code(422, "The match was over before this round: start a new match."),
+    "inconsistent-record": Code(
+        422,
+        "The rounds of a match record do not fit together: a round under other rules or players than the "
+        "match's, or a round after one that stops before its end. Check the record you replay; `errors` names "
+        "the round.",
+    ),
     "illegal-move": Code(
         422, "Not a legal move. Show the player `legal` (what each card may do) and let them choose again."
     ),

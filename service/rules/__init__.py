@@ -34,7 +34,11 @@ Scoring and the match
     ``decide_match(rules, scores, round_points) -> Decision``, ``compare_decision(...)``.
 Replays
     ``replay_round(rules, players, dealer, moves, deck=..., cut=None) -> Replay``: a verdict per
-    move, stopping at the first illegal one, with the final state and, if complete, the breakdown.
+    move, stopping at the first illegal one, with the final state and, if complete, the breakdown;
+    ``Replay.judge(claimed) -> ClaimVerdict`` (right, wrong or cannot-be-judged, ``CLAIM_VERDICTS``).
+    ``replay_match(rules, players, dealer, rounds, claimed=None) -> MatchReplay``: a whole match
+    record, round by round (``RoundResult``: the replay, the ``DealerCheck`` against the rotation, the
+    scores and the decision after it), up to the first illegal move; ``MAX_ROUNDS``, ``same_rules``.
 Seat views
     ``seat_view(state, seat) -> SeatView``: what one seat may know (its own hand, everything played
     in the open, the sizes of what is hidden), with ``to_json()``. The move hints, built on that
@@ -52,6 +56,7 @@ from .errors import (
     CardNotHeld,
     DuplicateCard,
     IllegalMove,
+    InconsistentRecord,
     InvalidCard,
     InvalidCounts,
     InvalidInput,
@@ -67,9 +72,10 @@ from .errors import (
     check_seat,
 )
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
+from .match_record import MAX_ROUNDS, DealerCheck, MatchReplay, RoundResult, judge_result, replay_match, same_rules
 from .moves import PlayResult, apply_play
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
-from .replay import MoveVerdict, Replay, record_json, replay_round
+from .replay import CLAIM_VERDICTS, ClaimVerdict, MoveVerdict, Replay, record_json, replay_round
 from .round import (
     Cut,
     CutMove,
@@ -91,7 +97,9 @@ from .shuffle import random_deck, seeded_deck
 from .state import Phase, RoundState, validate
 
 __all__ = [
-    "CATEGORIES", "DECK", "HAND_SIZE", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS", "SUITS", "TOTALS",
+    "CATEGORIES", "CLAIM_VERDICTS", "DECK", "HAND_SIZE", "MAX_ROUNDS", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS",
+    "SUITS", "TOTALS",
+    "ClaimVerdict", "DealerCheck", "InconsistentRecord", "MatchReplay", "RoundResult",
     "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
     "SeatView", "seat_view", "spectator_json",
     "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
@@ -102,6 +110,6 @@ __all__ = [
     "advance", "apply_play", "captures_of", "check_seat", "compare_breakdown", "compare_decision", "deal_round",
     "decide_match",
     "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
-    "play", "primiera_total", "random_deck", "record_json", "replay_round", "round_breakdown",
-    "score_round", "seeded_deck", "validate",
+    "judge_result", "play", "primiera_total", "random_deck", "record_json", "replay_match", "replay_round",
+    "round_breakdown", "same_rules", "score_round", "seeded_deck", "validate",
 ]  # fmt: skip

@@ -79,6 +79,13 @@ class MatchAlreadyOver(RulesError):
     code = "match-over"
 
 
+class InconsistentRecord(RulesError):
+    """A match record whose rounds do not fit together: a round under other rules or players than the
+    match's, or a round after one that stops before its end (docs/rules.md §10.23)."""
+
+    code = "inconsistent-record"
+
+
 class MoveError(RulesError):
     """A move that the rules do not allow. ``options`` lists what was legal instead."""
 

@@ -1,10 +1,11 @@
 """Replaying a whole round record (deal plus moves): a verdict per move, stopping at the first
-illegal one. An illegal move is a verdict here, not an error; a malformed record is an error."""
+illegal one. An illegal move is a verdict here, not an error; a malformed record is an error. A claimed
+breakdown gets a verdict too: right, wrong, or cannot-be-judged (docs/rules.md §10.14)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -22,7 +23,7 @@ from .round import (
     parse_move,
     round_breakdown,
 )
-from .scoring import SideScore
+from .scoring import Discrepancy, SideScore, compare_breakdown
 from .state import Phase, RoundState
 from .tuples import new_tuple
 
@@ -35,7 +36,37 @@ _SEATS = {players: frozenset(range(players)) for players in (2, 3, 4)}  # deal_r
 
 # Enum members read once: on Python 3.11 every Enum class attribute read goes through EnumType's
 # __getattr__ hook, about 900 machine instructions, and these are read for every move.
-_OVER = Phase.OVER
+_OVER, _REDEAL = Phase.OVER, Phase.REDEAL
+
+# A claim's verdict (docs/rules.md §10.14): it equals the score, it differs, or there is no score to
+# compare it with (the record stops before the end of the round, or the deal is void).
+RIGHT, WRONG, UNJUDGED = CLAIM_VERDICTS = ("right", "wrong", "cannot-be-judged")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimVerdict:
+    """The verdict on a claim: ``discrepancies`` when wrong, ``reason`` when it cannot be judged."""
+
+    verdict: str  # one of CLAIM_VERDICTS
+    discrepancies: tuple[Any, ...] = ()  # each with to_json(): Discrepancy, DecisionDiscrepancy
+    reason: str | None = None
+
+    @property
+    def valid(self) -> bool | None:
+        """Whether the claim is right; None when it cannot be judged (never False: it is not wrong)."""
+        return None if self.verdict == UNJUDGED else self.verdict == RIGHT
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"verdict": self.verdict, "valid": self.valid}
+        if self.reason is not None:
+            data["reason"] = self.reason
+        data["discrepancies"] = [d.to_json() for d in self.discrepancies]
+        return data
+
+    @classmethod
+    def of(cls, found: Sequence[Any]) -> ClaimVerdict:
+        """The verdict on a claim that was compared: right when nothing differs, else wrong."""
+        return cls(WRONG, tuple(found)) if found else cls(RIGHT)
 
 
 class MoveVerdict(NamedTuple):
@@ -118,6 +149,7 @@ class Replay:
     moves: tuple[MoveVerdict, ...]
     state: RoundState  # after the last legal move
     deck: tuple[Any, ...]
+    _scored: tuple[SideScore, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def first_illegal(self) -> int | None:
@@ -134,8 +166,34 @@ class Replay:
         return self.state.phase is _OVER
 
     @property
+    def void(self) -> bool:
+        """The deal is void (docs/rules.md §3.4): the same dealer deals again, and it scores nothing."""
+        return self.state.phase is _REDEAL
+
+    @property
     def breakdown(self) -> tuple[SideScore, ...] | None:
-        return round_breakdown(self.state) if self.complete else None
+        if not self.complete:
+            return None
+        scored = self._scored
+        if scored is None:  # worked out once: a view, a claim and a match decision all read it
+            scored = round_breakdown(self.state)
+            object.__setattr__(self, "_scored", scored)
+        return scored
+
+    def judge(self, claimed: Sequence[Mapping[str, Any]]) -> ClaimVerdict:
+        """The verdict on a claimed breakdown: compared with the round's (``compare_breakdown``), or,
+        with no score to compare it with, neither right nor wrong (docs/rules.md §10.14)."""
+        breakdown = self.breakdown
+        if breakdown is not None:
+            found: list[Discrepancy] = compare_breakdown(breakdown, claimed)
+            return ClaimVerdict.of(found)
+        if self.first_illegal is not None:
+            reason = "the record stops at an illegal move before the end of the round, so the round has no score yet"
+        elif self.void:
+            reason = "the deal is void (docs/rules.md §3.4): it is dealt again, and a void deal has no score"
+        else:
+            reason = "the record ends before the end of the round, so the round has no score yet"
+        return ClaimVerdict(UNJUDGED, (), reason)
 
 
 def replay_round(

@@ -31,6 +31,7 @@ POST_PATHS = (
     "/v1/rounds",
     "/v1/rounds/play",
     "/v1/rounds/replay",
+    "/v1/matches/replay",
 )
 
 

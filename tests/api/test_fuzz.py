@@ -38,9 +38,11 @@ FIELDS = {
     "/v1/rounds": ["rules", "players", "dealer", "deck", "seed", "cut"],
     "/v1/rounds/play": ["state", "move"],
     "/v1/rounds/replay": ["rules", "players", "dealer", "deck", "cut", "moves", "claimed"],
+    "/v1/matches/replay": ["rules", "players", "dealer", "rounds", "claimed"],
 }
 INNER = ["profile", "options", "card", "capture", "cut", "seat", "captured", "counts", "sweeps", "outcome", "winner"]
 INNER += ["phase", "turn", "hands", "stock", "piles", "cards", "diamonds", "sevens", "sixes", "seven_of_diamonds"]
+INNER += ["rules", "players", "dealer", "deck", "moves", "claimed", "scores"]  # a match record's rounds and claim
 near_values = st.recursive(
     scalars | st.lists(st.sampled_from(CANONICAL), max_size=8),
     lambda children: (
@@ -121,6 +123,19 @@ def valid_bodies(client) -> dict[str, dict]:
             **deal,
             "moves": [{"card": "QH", "capture": sweep, "seat": 1}, {"card": "7C"}, {"card": "5S"}],
             "claimed": claimed,
+        },
+        "/v1/matches/replay": {
+            "rules": "chkobba",
+            "players": 2,
+            "dealer": 0,
+            "rounds": [
+                {
+                    **deal,
+                    "moves": [{"card": "QH", "capture": sweep, "seat": 1}, {"card": "7C"}, {"card": "5S"}],
+                    "claimed": claimed,
+                }
+            ],
+            "claimed": {"outcome": "won", "winner": 0, "scores": [21, 12]},
         },
     }
 

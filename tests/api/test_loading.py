@@ -28,6 +28,7 @@ EXAMPLES = {
     "view": examples.view(),
     "hints": examples.hints(),
     "replay": examples.replay(),
+    "match_replay": examples.match_replay(),
 }
 SHORT = sorted(name for name, loader in LOADERS.items() if loader.fields is not None)
 

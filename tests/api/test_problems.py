@@ -25,6 +25,7 @@ VALID = {
     "/v1/match-decisions": {"rules": "chkobba", "scores": [17, 12], "round_points": [5, 1]},
     "/v1/rounds": {"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL, "cut": "keep"},
     "/v1/rounds/replay": {"rules": "scopa", "players": 2, "dealer": 0, "deck": CANONICAL, "moves": []},
+    "/v1/matches/replay": {"rules": "scopa", "players": 2, "dealer": 0, "rounds": [{"deck": CANONICAL, "moves": []}]},
 }
 
 
@@ -587,6 +588,7 @@ def test_openapi_is_served(client):
         "dealRound",
         "playRound",
         "replayRound",
+        "replayMatch",
     ):
         assert f"operationId: {operation_id}" in text
 

@@ -22,6 +22,10 @@ from service.app import create_app
 KEYS = new_key()
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = json.loads(WORST_BODIES.read_text(encoding="utf-8"))["operations"]
+# The operations bench/worst.py does not search (yet), and where their worst case is checked instead.
+NOT_SEARCHED = {
+    "replayMatch": "tests/api/test_match_replay.py, the largest valid records (README, 'Replaying a match')",
+}
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +44,8 @@ def send(client, request):
 def test_every_operation_of_the_contract_has_its_worst_bodies():
     spec = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))
     operations = {op["operationId"] for path in spec["paths"].values() for op in path.values() if isinstance(op, dict)}
-    assert set(RECORDED) == operations
+    assert set(RECORDED) == operations - set(NOT_SEARCHED)
+    assert set(NOT_SEARCHED) <= operations
 
 
 @pytest.mark.parametrize("by", ["cpu", "bytes"])

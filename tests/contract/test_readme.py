@@ -47,6 +47,7 @@ def test_the_readme_shows_an_example_of_every_contract_operation() -> None:
         "/v1/rounds",
         "/v1/rounds/play",
         "/v1/rounds/replay",
+        "/v1/matches/replay",
     }
 
 

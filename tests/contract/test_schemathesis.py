@@ -13,8 +13,9 @@ SPEC = Path(__file__).resolve().parents[2] / "service" / "api" / "openapi.yaml"
 
 # The codes of a 422 that a schema-valid body may get: what a JSON schema cannot say (a card in two
 # lists, a state or counts no round reaches, a seat beyond the players, a move the rules forbid, a
-# token that is altered or old). validation-error and invalid-input are not among them: a body
-# that gets them breaks a rule the contract could state, so the contract must state it.
+# token that is altered or old, a match record whose rounds do not fit together). validation-error
+# and invalid-input are not among them: a body that gets them breaks a rule the contract could
+# state, so the contract must state it.
 BEYOND_THE_SCHEMA = {
     "duplicate-card",
     "no-such-seat",
@@ -23,6 +24,7 @@ BEYOND_THE_SCHEMA = {
     "inconsistent-counts",
     "invalid-scores",
     "match-over",
+    "inconsistent-record",
     "illegal-move",
     "ambiguous-capture",
     "card-not-held",

@@ -25,6 +25,7 @@ CONTRACT_OPERATIONS = {
     ("post", "/v1/rounds"): "dealRound",
     ("post", "/v1/rounds/play"): "playRound",
     ("post", "/v1/rounds/replay"): "replayRound",
+    ("post", "/v1/matches/replay"): "replayMatch",
 }
 
 

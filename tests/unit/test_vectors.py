@@ -17,14 +17,19 @@ documents its shapes, and its name picks the runner below:
     match     {scores, round_points, claimed?}     decide_match (+ compare_decision) -> {scores, outcome, winner}
     shuffle   {seed}                               seeded_deck -> {deck}
     replays   {players, dealer, deck, cut?, moves} replay_round -> {valid, first_illegal, moves, state, ...}
+    match_records {players, dealer, rounds, claimed?}  replay_match -> {valid, complete, first_illegal, scores,
+                                                   outcome, winner, claim, rounds: [per round judged]}
 
 ``expect`` is compared key by key with what the runner computed: every key it names must match, and the
-nested ``state`` and ``event`` objects, and each replayed verdict, are compared on the keys they name.
+nested ``state`` and ``event`` objects, each replayed verdict and each round of a match, are compared on
+the keys they name.
 ``{"error": code}`` expects a ``RulesError`` with that code (and, when given, the legal ``options`` it
 lists, or a ``field`` path starting with the given one). In a state or a scoring request, one pile may be
 the string ``"rest"``: every card placed nowhere else, in canonical order (a shorthand for the input only).
 
-The expectations were derived by hand from docs/rules.md and openapi.yaml, never by running the core.
+The expectations were derived by hand from docs/rules.md and openapi.yaml, never by running the core; but
+for whole matches (match_records), which were played with legal moves from seeded deals and worked out round
+by round with replay_round and decide_match (tests/support.py), never with replay_match.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from service.rules import (
     parse_move,
     play,
     primiera_total,
+    replay_match,
     replay_round,
     round_breakdown,
     score_round,
@@ -237,6 +243,41 @@ def run_replays(rules: Any, given: Json) -> Json:
     }
 
 
+def run_match_records(rules: Any, given: Json) -> Json:
+    result = replay_match(rules, given["players"], given["dealer"], given["rounds"], claimed=given.get("claimed"))
+    stop = result.first_illegal
+    rounds = []
+    for judged in result.rounds:
+        breakdown, decision = judged.replay.breakdown, judged.decision
+        rounds.append(
+            {
+                "index": judged.index,
+                "dealer": judged.dealer.to_json(),
+                "void": judged.void,
+                "valid": judged.valid,
+                "complete": judged.complete,
+                "first_illegal": judged.replay.first_illegal,
+                "totals": None if breakdown is None else [row.total for row in breakdown],
+                "scores": list(judged.scores),
+                "decision": None
+                if decision is None
+                else {"outcome": decision.outcome.value, "winner": decision.winner},
+                "claim": None if judged.claim is None else judged.claim.verdict,
+            }
+        )
+    claim = result.claim
+    return {
+        "valid": result.valid,
+        "complete": result.complete,
+        "first_illegal": None if stop is None else {"round": stop[0], "move": stop[1]},
+        "scores": list(result.scores),
+        "outcome": result.outcome.value,
+        "winner": result.winner,
+        "claim": None if claim is None else {k: v for k, v in claim.to_json().items() if k != "reason"},
+        "rounds": rounds,
+    }
+
+
 RUNNERS: dict[str, Callable[[Any, Json], Json]] = {
     "cards": run_cards,
     "profiles": run_profiles,
@@ -249,6 +290,7 @@ RUNNERS: dict[str, Callable[[Any, Json], Json]] = {
     "match": run_match,
     "shuffle": run_shuffle,
     "replays": run_replays,
+    "match_records": run_match_records,
 }
 
 
@@ -268,7 +310,7 @@ def _pick(actual: Json, expect: Json) -> Json:
         got = actual.get(key, MISSING)
         if key in ("state", "event"):
             got = _subset(got, want)
-        elif key == "moves" and isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        elif key in ("moves", "rounds") and isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
             got = [_subset(g, w) for g, w in zip(got, want, strict=True)]
         elif key == "pile_tails" and "piles" in actual:
             got = [

@@ -165,6 +165,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a whole match record
+         * @description Judges `rounds` in order, each a replayRound body (its `rules` and `players` may be left out), void deals included. Each round answers replayRound's verdicts and breakdown, its dealer checked against the rotation (the first dealer, then the dealer's right after a round, the same dealer after a void deal), and the match scores and decision after it, as decideMatch gives them. Judging stops at the first illegal move (`first_illegal`: its round and move); a record that stops before the end of the match is judged as far as it goes. Answers the final `scores`, `outcome` and `winner`, and a verdict on every claim (a round's `claimed` breakdown, and the match's `claimed` result). A round after the end of the match is `match-over`; a round after one that stops before its end is `inconsistent-record`. At most 64 rounds (docs/rules.md §10.23).
+         */
+        post: operations["replayMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/moves": {
         parameters: {
             query?: never;
@@ -508,6 +528,150 @@ export interface components {
             valid?: boolean;
             discrepancies?: components["schemas"]["DecisionDiscrepancy"][];
         };
+        ScoreLine: {
+            side: number;
+            cards: number;
+            diamonds: number;
+            sevens: number;
+            seven_of_diamonds: number;
+            sweeps: number;
+            primiera: number;
+            total: number;
+        };
+        RoundRecord: {
+            /** @description The match's rules, if given: a round never changes them. */
+            rules?: components["schemas"]["Rules"];
+            /** @description The match's players, if given: a round never changes them. */
+            players?: number;
+            /** @description Who dealt this round; checked against the rotation (docs/rules.md §2.4), and the round replayed as dealt. Left out: the seat the rotation names. */
+            dealer?: number;
+            deck: components["schemas"]["Card"][];
+            cut?: components["schemas"]["Cut"];
+            moves: components["schemas"]["MoveInput"][];
+            claimed?: components["schemas"]["ScoreLine"][];
+        };
+        MatchClaim: {
+            outcome: components["schemas"]["Outcome"];
+            winner: number | null;
+            /** @description The final scores, per side (optional). */
+            scores?: number[];
+        };
+        MatchReplayRequest: {
+            rules: components["schemas"]["Rules"];
+            players: number;
+            /** @description The first dealer: who deals round 0. */
+            dealer: number;
+            /** @description The rounds in order, void deals included: at most 64 (docs/rules.md §10.23). */
+            rounds: components["schemas"]["RoundRecord"][];
+            /** @description The claimed final result of the match. */
+            claimed?: components["schemas"]["MatchClaim"];
+        };
+        DealerCheck: {
+            /** @description Who should deal: the first dealer, then the dealer's right after a round, the same dealer after a void deal (docs/rules.md §2.4, §3.4). */
+            expected: number;
+            /** @description Who dealt: the round's `dealer`, else expected. */
+            given: number;
+            valid: boolean;
+        };
+        MoveVerdict: {
+            index: number;
+            seat: number | null;
+            card?: components["schemas"]["Card"];
+            cut?: components["schemas"]["Cut"];
+            /** @enum {string} */
+            verdict: "legal" | "illegal";
+            /** @description When illegal: the problem code of the refusal. */
+            code?: components["schemas"]["ProblemCode"];
+            reason?: string;
+            captured: components["schemas"]["Card"][];
+            sweep: boolean;
+            /** @description When illegal: what the seat could play, every capture option. A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON (README, "What each operation costs at worst"). */
+            legal?: components["schemas"]["CardMoves"][];
+            /** @description When illegal in phase cut: keep, table. */
+            legal_cuts?: components["schemas"]["Cut"][];
+        };
+        ScoreDiscrepancy: {
+            side: number;
+            /** @enum {string} */
+            category: "cards" | "diamonds" | "sevens" | "seven_of_diamonds" | "sweeps" | "primiera" | "total";
+            claimed: number;
+            expected: number;
+        };
+        ClaimVerdict: {
+            /**
+             * @description right: the claim equals the breakdown; wrong: it differs (see discrepancies); cannot-be-judged: the record stops before the end of the round, or the deal is void, so there is no breakdown to compare with (see reason).
+             * @enum {string}
+             */
+            verdict: "right" | "wrong" | "cannot-be-judged";
+            /** @description verdict is right; null when it cannot be judged. */
+            valid: boolean | null;
+            /** @description Why the claim cannot be judged. */
+            reason?: string;
+            discrepancies: components["schemas"]["ScoreDiscrepancy"][];
+        };
+        RoundDecision: {
+            outcome: components["schemas"]["Outcome"];
+            winner: number | null;
+        };
+        MatchRound: {
+            index: number;
+            dealer: components["schemas"]["DealerCheck"];
+            /** @description The deal is void (docs/rules.md §3.4): it scores nothing, and its dealer deals again. */
+            void: boolean;
+            /** @description Every move is legal and the right seat dealt. */
+            valid: boolean;
+            /** @description The record reaches the end of the round, or of its void deal. */
+            complete: boolean;
+            first_illegal: number | null;
+            /** @description As in replayRound. */
+            moves: components["schemas"]["MoveVerdict"][];
+            breakdown: components["schemas"]["ScoreLine"][] | null;
+            /** @description With the round's `claimed`: as in replayRound. */
+            claim?: components["schemas"]["ClaimVerdict"];
+            /** @description The match scores after the round: unchanged unless it is complete (not void). */
+            scores: number[];
+            /** @description decideMatch's after the round; null unless the round has a breakdown. */
+            decision: components["schemas"]["RoundDecision"] | null;
+        };
+        MoveAt: {
+            round: number;
+            move: number;
+        };
+        MatchDiscrepancy: {
+            /** @description outcome, winner, or scores.<side>. */
+            field: string;
+            claimed: string | number | null;
+            expected: string | number | null;
+        };
+        MatchClaimVerdict: {
+            /**
+             * @description right: the claim is the match's result; wrong: it differs (see discrepancies); cannot-be-judged: the record has an illegal move or stops before the match is decided (see reason).
+             * @enum {string}
+             */
+            verdict: "right" | "wrong" | "cannot-be-judged";
+            /** @description verdict is right; null when it cannot be judged. */
+            valid: boolean | null;
+            /** @description Why the claim cannot be judged. */
+            reason?: string;
+            discrepancies: components["schemas"]["MatchDiscrepancy"][];
+        };
+        MatchReplayResponse: {
+            /** @description Every move judged is legal and every round was dealt by the seat the rotation names. */
+            valid: boolean;
+            /** @description The record reaches the end of the match: it is won, or drawn. */
+            complete: boolean;
+            /** @description The rounds judged, in order: every one, or up to the first illegal move. */
+            rounds: components["schemas"]["MatchRound"][];
+            /** @description The first illegal move: its round and its index in the round, both from 0. */
+            first_illegal: components["schemas"]["MoveAt"] | null;
+            /** @description After the last complete round; all 0 when none is complete. */
+            scores: number[];
+            /** @description decideMatch's after the last complete round; continue when none is complete. */
+            outcome: components["schemas"]["Outcome"];
+            winner: number | null;
+            /** @description With `claimed`: the verdict on it. */
+            claim?: components["schemas"]["MatchClaimVerdict"];
+        };
         PlayInput: {
             card: components["schemas"]["Card"];
             /** @description Table cards taken, as a set; omit only when at most one option exists. */
@@ -570,16 +734,6 @@ export interface components {
             /** @description Phase cut, the cutter's view only: the card drawn. */
             cut_card?: components["schemas"]["Card"];
         };
-        ScoreLine: {
-            side: number;
-            cards: number;
-            diamonds: number;
-            sevens: number;
-            seven_of_diamonds: number;
-            sweeps: number;
-            primiera: number;
-            total: number;
-        };
         ReplayRequest: {
             rules: components["schemas"]["Rules"];
             players: number;
@@ -605,42 +759,6 @@ export interface components {
             redeal: boolean;
         };
         PlayResponse: components["schemas"]["PlainPlayResponse"] | components["schemas"]["SealedPlayResponse"];
-        MoveVerdict: {
-            index: number;
-            seat: number | null;
-            card?: components["schemas"]["Card"];
-            cut?: components["schemas"]["Cut"];
-            /** @enum {string} */
-            verdict: "legal" | "illegal";
-            /** @description When illegal: the problem code of the refusal. */
-            code?: components["schemas"]["ProblemCode"];
-            reason?: string;
-            captured: components["schemas"]["Card"][];
-            sweep: boolean;
-            /** @description When illegal: what the seat could play, every capture option. A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON (README, "What each operation costs at worst"). */
-            legal?: components["schemas"]["CardMoves"][];
-            /** @description When illegal in phase cut: keep, table. */
-            legal_cuts?: components["schemas"]["Cut"][];
-        };
-        ScoreDiscrepancy: {
-            side: number;
-            /** @enum {string} */
-            category: "cards" | "diamonds" | "sevens" | "seven_of_diamonds" | "sweeps" | "primiera" | "total";
-            claimed: number;
-            expected: number;
-        };
-        ClaimVerdict: {
-            /**
-             * @description right: the claim equals the breakdown; wrong: it differs (see discrepancies); cannot-be-judged: the record stops before the end of the round, so there is no breakdown to compare with (see reason).
-             * @enum {string}
-             */
-            verdict: "right" | "wrong" | "cannot-be-judged";
-            /** @description verdict is right; null when it cannot be judged. */
-            valid: boolean | null;
-            /** @description Why the claim cannot be judged. */
-            reason?: string;
-            discrepancies: components["schemas"]["ScoreDiscrepancy"][];
-        };
         ReplayResponse: {
             /** @description Every move of the record is legal. */
             valid: boolean;
@@ -857,7 +975,7 @@ export interface components {
             spectator: components["schemas"]["SpectatorView"];
         };
         /** @enum {string} */
-        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
+        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "inconsistent-record" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
         /** @enum {string} */
         Cut: "keep" | "table";
         /** @enum {string} */
@@ -1238,6 +1356,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MatchResponse"];
+                };
+            };
+            /** @description The body is not JSON (`malformed-json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported-media-type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request breaks the contract or the rules; `code` says how, `errors` where. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem (404, 405 with `Allow`, ...). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replayMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchReplayResponse"];
                 };
             };
             /** @description The body is not JSON (`malformed-json`). */
