@@ -52,7 +52,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import answer_of, machine, write_json
-from service.rules.scoring import MAX_SWEEPS, MOST_POINTS
+from service.rules.scoring import MOST_POINTS
+from service.rules.sweeps import MAX_SWEEPS
 
 WORST_BODIES = Path(__file__).resolve().with_name("worst_bodies.json")
 LIMIT_CPU_MS = 50.0
@@ -415,16 +416,16 @@ def crafted_state(
     rules: Any, players: int, dealer: int, hands: dict[int, list[str]], table: list[str], stock: int = 0
 ) -> dict[str, Any]:
     """A phase-play state with these hands and table that the core accepts: the next ``stock`` cards
-    in card order make the stock and the others the piles, two cards or more each (no pile of one,
-    docs/rules.md §10.18), with no sweeps (a table showing two cards of one value has not been swept
-    since the deal, §10.20). Raises ``ValueError``, naming the check, if the core refuses it: a
-    constructed extreme must be a state the service accepts."""
+    in card order make the stock and the others the piles, three cards or more each (no pile of one,
+    nor two cards of two values, docs/rules.md §10.18), with no sweeps (a table showing two cards of
+    one value has not been swept since the deal, §10.20). Raises ``ValueError``, naming the check, if
+    the core refuses it: a constructed extreme must be a state the service accepts."""
     sides = _sides(rules, players)
     placed = {*table, *(c for hand in hands.values() for c in hand)}
     rest = [c for c in CODES if c not in placed]
     stock_cards, rest = rest[:stock], rest[stock:]
     piles: list[list[str]] = [[] for _ in range(sides)]
-    filled = sides if len(rest) >= 2 * sides else 1
+    filled = sides if len(rest) >= 3 * sides else 1
     for i, card in enumerate(rest):
         piles[i % filled].append(card)
     state = make_state(rules, players, dealer, hands, table, stock_cards, piles)

@@ -18,7 +18,8 @@ from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
 from service.rules.replay import CLAIM_VERDICTS, MAX_MOVES
-from service.rules.scoring import MAX_SWEEPS, MOST_POINTS, TOTALS
+from service.rules.scoring import MOST_POINTS, TOTALS
+from service.rules.sweeps import MAX_SWEEPS
 from service.strategy import REASONS
 
 from .fields import CardField, CardList, CodedMessage, MoveField, Moves, RulesField, SeedField

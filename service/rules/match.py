@@ -9,7 +9,8 @@ from typing import Any, Final
 
 from .errors import InvalidScores, MatchAlreadyOver
 from .profiles import MAX_TARGET, Rules, RulesLike
-from .scoring import MAX_SWEEPS, most_points
+from .scoring import most_points
+from .sweeps import MAX_SWEEPS, possible_points
 
 # Before a round, no score is at the target unless the leaders tied there (docs/rules.md §8): ten times the
 # highest target leaves room for any run of tiebreak rounds a table will play.
@@ -102,6 +103,13 @@ def _check(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> 
         raise InvalidScores(
             f"round_points add up to {sum(round_points)}; a round gives at most {most_points(rules)}: each "
             f"category's point to one side, and at most {MAX_SWEEPS} sweeps in all (docs/rules.md §10.19)",
+            field="round_points",
+        )
+    if tuple(round_points) not in possible_points(rules, len(round_points)):
+        raise InvalidScores(
+            f"no round gives the points {list(round_points)}: so many points need so many sweeps, and the "
+            f"sides play in turn, so no two sweeps come one after the other; the side that makes all {MAX_SWEEPS} "
+            "has captured every card, and every other point with them (docs/rules.md §10.17, §10.19)",
             field="round_points",
         )
     if rules.target is None and any(scores):

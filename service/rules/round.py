@@ -17,7 +17,8 @@ from .numbers import whole_number
 from .profiles import Rules, RulesLike
 from .scoring import SideScore, Tally, scored
 from .shuffle import random_deck, seeded_deck
-from .state import TABLE_SIZE, Phase, RoundState, leader_of, playing_order_of, validate
+from .state import Phase, RoundState, leader_of, playing_order_of, validate
+from .sweeps import TABLE_SIZE
 from .tuples import new_tuple
 
 

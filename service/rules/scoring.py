@@ -9,15 +9,11 @@ from operator import attrgetter
 from typing import Any
 
 from .cards import DECK, SEVEN_OF_DIAMONDS, Card, Rank, Suit, check_disjoint
-from .errors import InvalidCounts
+from .errors import DuplicateCard, InvalidCounts
 from .profiles import CATEGORIES, Rules, RulesLike
+from .sweeps import MAX_SWEEPS, possible_in_a_round
 
 TOTALS = {"cards": len(DECK), "diamonds": 10, "sevens": 4, "sixes": 4}
-# A round has 36 plays (every card but the 4 of the first table). After a sweep the table is empty,
-# so the next play lays its card and cannot sweep, and the last play never sweeps: at most every
-# other play of the first 35 sweeps, 18 in a round, all sides together (docs/rules.md §10.17).
-PLAYS = len(DECK) - 4
-MAX_SWEEPS = PLAYS // 2
 COUNT_FIELDS = ("cards", "diamonds", "sevens", "sixes", "sweeps")  # none may be negative
 _totalled = attrgetter(*TOTALS)
 _counts = attrgetter(*COUNT_FIELDS)
@@ -124,6 +120,7 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
         raise InvalidCounts(f"{profile.id} is scored for {allowed} sides, not {len(tallies)}", field="sides")
     # A card in two piles first: naming it and both places says more than the totals it upsets.
     check_disjoint([(f"sides.{s}.captured", t.pile) for s, t in enumerate(tallies) if t.pile is not None])
+    _check_seven_of_diamonds_once(tallies)
     for side, t in enumerate(tallies):
         if min(_counts(t)) < 0:
             name = next(name for name, count in zip(COUNT_FIELDS, _counts(t), strict=True) if count < 0)
@@ -134,6 +131,8 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
                 "(docs/rules.md §10.18)",
                 field=f"sides.{side}.{'cards' if t.pile is None else 'captured'}",
             )
+        if t.cards == 2:
+            _check_one_capture_of_two(side, t)
         if t.sweeps > t.cards // 2:
             raise InvalidCounts(
                 f"side {side}: {t.sweeps} sweeps need at least {2 * t.sweeps} captured cards, not {t.cards}",
@@ -149,20 +148,53 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
     for (name, total), got in zip(TOTALS.items(), sums, strict=True):
         if got != total:
             raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
-    swept = sum(t.sweeps for t in tallies)
-    if swept > MAX_SWEEPS:
+    swept = tuple(t.sweeps for t in tallies)
+    if any(swept) and not possible_in_a_round(swept):
         raise InvalidCounts(
-            f"the sides' sweeps add up to {swept}; a round makes at most {MAX_SWEEPS}: no play right after a "
-            "sweep can sweep, and the last play never does (docs/rules.md §10.17)",
+            f"no round makes the sweeps {list(swept)}: the sides play in turn, no play right after a sweep can "
+            f"sweep, and the last play never does, so a round makes at most {MAX_SWEEPS} in all, and that many "
+            "only by the leader's side (docs/rules.md §10.17)",
             field="sides",
             category="sweeps",
         )
+    for side, t in enumerate(tallies):
+        if t.sweeps == MAX_SWEEPS and t.cards != TOTALS["cards"]:
+            raise InvalidCounts(
+                f"side {side} made {MAX_SWEEPS} sweeps, every other play: the others never captured, so it holds "
+                f"every card, not {t.cards} (docs/rules.md §10.17)",
+                field=f"sides.{side}.cards",
+            )
     holders = sum(t.seven_of_diamonds for t in tallies)
     if holders != 1:
         raise InvalidCounts(f"exactly one side holds 7D, not {holders}", field="sides", category="seven_of_diamonds")
     _check_room(tallies)
     if rules.primiera and any(t.pile is None for t in tallies):
         raise InvalidCounts("primiera is scored from the captured cards: give every side's pile", field="sides")
+
+
+def _check_seven_of_diamonds_once(tallies: Sequence[Tally]) -> None:
+    """7D in one side's pile and in another side's counts is one card in two places (§10.21)."""
+    in_piles = [s for s, t in enumerate(tallies) if t.pile is not None and t.seven_of_diamonds]
+    in_counts = [s for s, t in enumerate(tallies) if t.pile is None and t.seven_of_diamonds]
+    if in_piles and in_counts:
+        first, second = sorted([f"sides.{in_piles[0]}.captured", f"sides.{in_counts[0]}.counts.seven_of_diamonds"])
+        raise DuplicateCard(f"7D is both in {first} and in {second}", field=second, card="7D", places=[first, second])
+
+
+def _check_one_capture_of_two(side: int, t: Tally) -> None:
+    """A side with two cards made one capture of two: a card and one of its value (§10.18)."""
+    place = f"sides.{side}.captured" if t.pile is not None else f"sides.{side}"
+    same = (
+        len({c.rank for c in t.pile}) == 1
+        if t.pile is not None
+        else (t.diamonds <= 1 and t.sevens in (0, 2) and t.sixes in (0, 2))
+    )
+    if not same:
+        raise InvalidCounts(
+            f"side {side} captured 2 cards that do not share a value: a capture of two cards takes a card of "
+            "the played card's value (docs/rules.md §10.18)",
+            field=place,
+        )
 
 
 def _check_room(tallies: Sequence[Tally]) -> None:
@@ -185,6 +217,11 @@ def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int |
     ``ties_to_last_capturer``."""
     rules = Rules.of(rules)
     check_tallies(rules, tallies)
+    if last_capturer is not None and 0 <= last_capturer < len(tallies) and not tallies[last_capturer].cards:
+        raise InvalidCounts(
+            f"last_capturer is side {last_capturer}, which captured nothing (docs/rules.md §10.6)",
+            field="last_capturer",
+        )
     return scored(rules, tallies, last_capturer)
 
 

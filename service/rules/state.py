@@ -17,8 +17,7 @@ from .captures import HAND_SIZE
 from .cards import DECK, Card, Rank, distinct_cards, parse_cards
 from .errors import BadState, DuplicateCard, RulesError
 from .profiles import PLAIN_RULES, Rules
-
-TABLE_SIZE = 4
+from .sweeps import PLAYS, TABLE_SIZE, possible_sweeps
 
 
 class Phase(enum.Enum):
@@ -216,6 +215,12 @@ def validate(state: RoundState) -> None:
                 "(docs/rules.md §10.18)",
                 field=f"state.piles.{side}",
             )
+        if len(pile) == 2 and pile[0].rank != pile[1].rank:
+            raise BadState(
+                f"pile {side} holds {pile[0]} and {pile[1]}: a capture of two cards takes a card of the played "
+                "card's value (docs/rules.md §10.18)",
+                field=f"state.piles.{side}",
+            )
         if count > len(pile) // 2:
             raise BadState(
                 f"side {side} has {count} sweeps but its pile of {len(pile)} cards holds at most "
@@ -227,17 +232,23 @@ def validate(state: RoundState) -> None:
     _PHASE_CHECKS[state.phase](state)
 
 
+def plays_made(state: RoundState) -> int:
+    """How many cards have been played: the 36 a deal leaves in play, less those still in the hands
+    and the stock (negative for hands and a stock no deal leaves)."""
+    return PLAYS - len(state.stock) - sum(map(len, state.hands))
+
+
 def _check_sweeps_in_all(state: RoundState) -> None:
-    """No play right after a sweep can sweep (it finds the table empty) and the last play never
-    does: of the plays made so far, at most every other one swept (docs/rules.md §10.17)."""
-    swept = sum(state.sweeps)
-    if swept:
-        plays = len(DECK) - TABLE_SIZE - len(state.stock) - sum(map(len, state.hands))  # at most this many
-        most = plays // 2 if state.phase is Phase.OVER else (plays + 1) // 2
-        if swept > most:
+    """The sides play in turn from the leader's; no play right after a sweep can sweep (it finds the
+    table empty) and the last play never does (docs/rules.md §10.17)."""
+    if any(state.sweeps):
+        plays = plays_made(state)
+        first = state.side_of(state.leader)
+        if not 0 <= plays <= PLAYS or not possible_sweeps(state.sweeps, first, plays):
             raise BadState(
-                f"the sides' sweeps add up to {swept}, more than the {most} that {plays} plays can make: no play "
-                "right after a sweep sweeps, and the last play never does",
+                f"the sweeps {list(state.sweeps)} cannot come from the {max(plays, 0)} plays made so far: the sides "
+                f"play in turn from side {first}, no play right after a sweep sweeps, and the last play never does "
+                "(docs/rules.md §10.17)",
                 field="state.sweeps",
             )
 
@@ -317,6 +328,29 @@ def _check_play(state: RoundState) -> None:
     ranks = [card.rank for card in state.table]
     if len(set(ranks)) != len(ranks):
         _check_values_dealt_together(state, ranks)
+    _check_plays_made(state)
+
+
+def _check_plays_made(state: RoundState) -> None:
+    """What the plays made so far allow, in phase play (docs/rules.md §10.24)."""
+    plays = plays_made(state)
+    if plays < 0:
+        raise BadState(
+            f"the hands and the stock hold {PLAYS - plays} cards; a deal leaves {PLAYS} to play",
+            field="state.stock",
+        )
+    sides = state.sides
+    for side in range(sides):  # a side that has not played yet has captured nothing
+        if plays <= (side - state.side_of(state.leader)) % sides and state.piles[side]:
+            raise BadState(f"side {side} has not played yet, so its pile is empty", field=f"state.piles.{side}")
+    if plays and not state.table:  # the last play emptied the table: a sweep, by the seat before the turn
+        previous = state.side_of((state.turn - 1) % state.players) if state.turn is not None else None
+        if previous is None or not state.sweeps[previous] or state.last_capturer != previous:
+            raise BadState(
+                f"the table is empty after {plays} plays, so the last play swept it: side {previous} has a sweep "
+                "and captured last (docs/rules.md §10.24)",
+                field="state.table",
+            )
 
 
 def _check_values_dealt_together(state: RoundState, ranks: list[Rank]) -> None:

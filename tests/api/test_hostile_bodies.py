@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from service.ops.limits import MAX_BODY_BYTES
 from service.rules.match import MAX_SCORE
 from service.rules.profiles import MAX_TARGET
-from service.rules.scoring import MAX_SWEEPS
+from service.rules.sweeps import MAX_SWEEPS
 
 from .conftest import POST_PATHS, counts, ok, problem
 

@@ -92,9 +92,9 @@ def test_a_state_with_a_pile_of_one_card_is_refused() -> None:
     for state in REAL:
         piles = [[c.code for c in p] for p in state.piles]
         side = next((s for s, p in enumerate(piles) if len(p) >= 3), None)
-        if side is None:
+        other = None if side is None else (side + 1) % len(piles)
+        if side is None or not piles[other]:
             continue
-        other = (side + 1) % len(piles)
         piles[other] += piles[side][1:]
         piles[side] = piles[side][:1]
         error = refused({**state.to_json(), "piles": piles, "sweeps": [0] * len(piles), "last_capturer": other})
@@ -125,34 +125,69 @@ def test_a_state_with_more_sweeps_than_its_plays_allow_is_refused() -> None:
     assert tried > 20
 
 
-@pytest.mark.parametrize("total", range(MOST_SWEEPS - 2, 2 * 20 + 1))
-def test_counts_sweep_at_most_18_times_in_all(total: int) -> None:
-    """Every split of a sweep total between two sides of 20 cards each: above 18 refused, else scored."""
+def two_sides_can_sweep(leader: int, dealer: int) -> bool:
+    """docs/rules.md §10.17 worked out by hand for two sides: of the 35 plays that may sweep, the
+    leader's side has the 18 at even places, the other the 17 at odd ones; d > 0 sweeps at odd places
+    keep the leader's side off at least d + 1 even ones."""
+    return (dealer == 0 and leader <= MOST_SWEEPS) or (1 <= dealer and leader + dealer <= MOST_SWEEPS - 1)
+
+
+def test_counts_sweep_as_two_sides_playing_in_turn_can() -> None:
+    """Every split of sweeps between two sides of 20 cards each (at most 10 each): refused exactly
+    when neither side's leading makes it possible."""
     sides = [Tally(20, 5, 2, 2, True, 0), Tally(20, 5, 2, 2, False, 0)]
-    for first in range(max(0, total - 10), min(10, total) + 1):
-        split = [replace(sides[0], sweeps=first), replace(sides[1], sweeps=total - first)]
-        if total > MOST_SWEEPS:
+    for a, b in itertools.product(range(11), repeat=2):
+        split = [replace(sides[0], sweeps=a), replace(sides[1], sweeps=b)]
+        if two_sides_can_sweep(a, b) or two_sides_can_sweep(b, a):
+            assert [s.sweeps for s in score_round("chkobba", split)] == [a, b]
+        else:
             with pytest.raises(InvalidCounts) as info:
                 score_round("chkobba", split)
-            assert info.value.field == "sides"
-        else:
-            assert sum(s.sweeps for s in score_round("chkobba", split)) == total
+            assert info.value.field == "sides", (a, b)
 
 
 # ---- §10.19: the points a round gives -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("profile", "sides"), [("chkobba", 2), ("chkobba-crp", 2), ("chkobba-crp", 3), ("scopa", 2)])
-def test_round_points_are_refused_exactly_when_no_round_gives_them(profile: str, sides: int) -> None:
+CATEGORY_POINTS = {"chkobba": 4, "chkobba-crp": 3, "scopa": 3}  # docs/rules.md §7.2, 7D among them
+
+
+def two_sides_give(profile: str, points: tuple[int, int]) -> bool:
+    """Whether a round between two sides gives ``points``: each category's point to a side or to
+    nobody (7D always to one), plus the sweeps of two_sides_can_sweep; 18 sweeps take every card."""
+    n = CATEGORY_POINTS[profile]
+    for s0, s1 in itertools.product(range(MOST_SWEEPS + 1), repeat=2):
+        if not (two_sides_can_sweep(s0, s1) or two_sides_can_sweep(s1, s0)):
+            continue
+        c0, c1 = points[0] - s0, points[1] - s1
+        if MOST_SWEEPS in (s0, s1):
+            if (c0, c1) == ((n, 0) if s0 == MOST_SWEEPS else (0, n)):
+                return True
+        elif c0 >= 0 and c1 >= 0 and 1 <= c0 + c1 <= n:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("profile", ["chkobba", "chkobba-crp", "scopa"])
+def test_round_points_of_two_sides_are_refused_exactly_when_no_round_gives_them(profile: str) -> None:
     most = MOST_POINTS[profile]
-    for points in itertools.product(range(most + 2), repeat=sides):
-        possible = 0 < sum(points) <= most
+    for points in itertools.product(range(most + 2), repeat=2):
         try:
-            decide_match(profile, [0] * sides, list(points))
+            decide_match(profile, [0, 0], list(points))
         except InvalidScores as exc:
-            assert not possible, (points, exc.message)
+            assert not two_sides_give(profile, points), (points, exc.message)
         else:
-            assert possible, points
+            assert two_sides_give(profile, points), points
+
+
+def test_round_points_of_three_sides() -> None:
+    """18 sweeps are every other play from the first, 6 for each of three sides; a side's own 12 plays
+    are never one after the other, so the leader's side may sweep with each (and take 3 categories)."""
+    for points in ([6, 6, 6], [9, 6, 6], [7, 7, 6], [1, 0, 0], [0, 2, 3], [15, 0, 0]):
+        decide_match("chkobba-crp", [0, 0, 0], points)
+    for points in ([8, 8, 5], [16, 0, 0], [10, 10, 1], [0, 0, 0]):
+        with pytest.raises(InvalidScores):
+            decide_match("chkobba-crp", [0, 0, 0], points)
 
 
 # ---- §10.20: cards of one value on the table ------------------------------------------------------
@@ -199,10 +234,12 @@ def test_repeats_beyond_the_four_cards_of_a_deal_are_refused() -> None:
     ranks = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
     for chosen in itertools.combinations(ranks, 3):
         table = [f"{r}{s}" for r in chosen for s in "DH"]
-        rest = [c for c in CODES if c not in table]
+        paired = next(r for r in ranks if r not in chosen)  # two captures of a pair, one for each side
+        piles = [[f"{paired}D", f"{paired}H"], [f"{paired}S", f"{paired}C"]]
+        rest = [c for c in CODES if c not in table and c[0] != paired]
         hands = [rest[:3], rest[3:6]]
-        data = state_json(rules="scopa", hands=hands, table=table, piles=[rest[6:8], rest[8:10]], last_capturer=0)
-        data["stock"] = rest[10:34]
+        data = state_json(rules="scopa", hands=hands, table=table, piles=piles, last_capturer=0)
+        data["stock"] = rest[6:30]
         assert len(data["stock"]) == 24
         error = refused(data)
         assert (error.code, error.field) == ("bad-state", "state.table")

@@ -267,13 +267,24 @@ def test_negative_count_is_inconsistent() -> None:
 
 
 def test_counts_that_cannot_fit_their_cards_are_inconsistent() -> None:
-    # Side 0: 2 cards holding 2 diamonds (not 7D) and a seven; only 7D or 6D could count twice.
+    # Side 0: 3 cards holding 3 diamonds (not 7D) and a seven; only 7D or 6D could count twice.
     with pytest.raises(InvalidCounts) as info:
-        score_round(CHKOBBA, [tally(2, 2, 1, 0, False), tally(38, 8, 3, 4, True)])
+        score_round(CHKOBBA, [tally(3, 3, 1, 0, False), tally(37, 7, 3, 4, True)])
     assert info.value.field == "sides"
-    # With a six instead, 6D can be both: 6D and a seven fit in 2 cards.
-    scores = score_round(CHKOBBA, [tally(2, 1, 1, 1, False), tally(38, 9, 3, 3, True)])
+    # With a six among the diamonds, 6D can be both: 2 diamonds, a seven and a six fit in 3 cards.
+    scores = score_round(CHKOBBA, [tally(3, 2, 1, 1, False), tally(37, 8, 3, 3, True)])
     assert [s.total for s in scores] == [0, 4]
+
+
+def test_two_cards_are_one_capture_of_two_cards_of_one_value() -> None:
+    """docs/rules.md §10.18: a pair, so at most one diamond, and sevens or sixes two at a time."""
+    for counts in [(2, 2, 0, 0, False), (2, 1, 1, 0, False), (2, 0, 1, 1, False), (2, 1, 1, 1, True)]:
+        with pytest.raises(InvalidCounts) as info:
+            other = tally(38, 10 - counts[1], 4 - counts[2], 4 - counts[3], not counts[4])
+            score_round(CHKOBBA, [tally(*counts), other])
+        assert info.value.field == "sides.0"
+    scores = score_round(CHKOBBA, [tally(2, 1, 2, 0, True), tally(38, 9, 2, 4, False)])
+    assert scores[0].seven_of_diamonds == 1
 
 
 @pytest.mark.parametrize(("rules", "sides"), [(CHKOBBA, 3), (CHKOBBA, 1), (SCOPA, 3), (CRP, 1), (CRP, 4)])
