@@ -85,6 +85,8 @@ export type MoveRequest = Schemas["MoveRequest"];
 export type MatchRequest = Schemas["MatchRequest"];
 export type ScoreRequest = Simplify<Omit<Schemas["ScoreRequest"], "sides"> & { sides: SideInput[] }>;
 export type ReplayRequest = Simplify<Omit<Schemas["ReplayRequest"], "moves"> & { moves: Move[] }>;
+export type RoundRecord = Simplify<Omit<Schemas["RoundRecord"], "moves"> & { moves: Move[] }>;
+export type MatchReplayRequest = Simplify<Omit<Schemas["MatchReplayRequest"], "rounds"> & { rounds: RoundRecord[] }>;
 
 type DealCommon = Omit<Schemas["DealRequest"], "deck" | "seed" | "sealed" | "viewer">;
 /** A deck or a seed, not both (the spec's `not: {required: [deck, seed]}`); neither for a random deck. */
@@ -123,6 +125,7 @@ export type MoveResponse = Schemas["MoveResponse"];
 export type ScoreResponse = Schemas["ScoreResponse"];
 export type MatchResponse = Schemas["MatchResponse"];
 export type ReplayResponse = Schemas["ReplayResponse"];
+export type MatchReplayResponse = Schemas["MatchReplayResponse"];
 export type ViewResponse = Schemas["ViewResponse"];
 export type HintsResponse = Schemas["HintsResponse"];
 export type RulesetsResponse = Schemas["RulesetsResponse"];
@@ -167,6 +170,7 @@ export const PROBLEM_CODES = [
   "not-in-profile",
   "bad-state",
   "inconsistent-counts",
+  "inconsistent-record",
   "invalid-scores",
   "match-over",
   "illegal-move",
@@ -360,6 +364,11 @@ export class RefereeClient {
   /** A verdict on every move of a record: an illegal move is an answer (`valid: false`), not an error. */
   async replayRound(body: ReplayRequest): Promise<ReplayResponse> {
     return unwrap(await this.raw.POST("/v1/rounds/replay", { body }));
+  }
+
+  /** A whole match record judged round by round: verdicts, the dealer rotation, scores and decision. */
+  async replayMatch(body: MatchReplayRequest): Promise<MatchReplayResponse> {
+    return unwrap(await this.raw.POST("/v1/matches/replay", { body }));
   }
 
   /** What one seat may know of a round, plain or sealed. */

@@ -172,6 +172,27 @@ operation("playRound", () => {
   });
 }, playTheRounds);
 
+operation("replayMatch", () => {
+  test("a scopa match of one round: its verdicts, its score and the match's decision", async () => {
+    const round = { deck: scopaDeal.deck, moves: scopaRound.moves };
+    const body = { rules: scopaDeal.state.rules, players: 2, dealer: scopaDeal.state.dealer, rounds: [round] };
+    const match = await referee.client.replayMatch(body);
+    const single = await referee.client.replayRound({ ...round, rules: body.rules, players: 2, dealer: body.dealer });
+    assert.deepEqual([match.valid, match.complete, match.first_illegal], [true, true, null]);
+    assert.deepEqual(match.rounds[0]!.moves, single.moves);
+    assert.deepEqual(match.rounds[0]!.breakdown, single.breakdown);
+    const points = single.breakdown!.map((line) => line.total);
+    const decision = await referee.client.decideMatch({ rules: body.rules, scores: [0, 0], round_points: points });
+    assert.deepEqual([match.scores, match.outcome, match.winner], [decision.scores, decision.outcome, decision.winner]);
+  });
+
+  test("a round after the end of the match is a 422 match-over problem", async () => {
+    const round = { deck: scopaDeal.deck, moves: scopaRound.moves };
+    const body = { rules: scopaDeal.state.rules, players: 2, dealer: 0, rounds: [round, { ...round, dealer: 1 }] };
+    await expectProblem(referee.client.replayMatch(body), 422, "match-over");
+  });
+}, playTheRounds);
+
 operation("replayRound", () => {
   const record = (deal: PlainDeal, round: PlayedRound) => ({
     rules: deal.state.rules,
