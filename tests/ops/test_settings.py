@@ -114,6 +114,7 @@ def test_the_defaults() -> None:
     assert (found.access_log, found.log_level, found.state_token_lifetime) == ("-", "info", 86400)
     assert (found.metrics_dir, found.control_socket, found.worker_tmp_dir) == (None, None, None)
     assert (found.cors_origins, found.state_keys, found.key_made_at_start) == ((), (), False)
+    assert (found.receipt_keys, found.receipt_key_made_at_start) == ((), False)
     assert read({"PORT": "9000"}).bind == "127.0.0.1:9000"
     assert read({"CHKOBBA_ACCESS_LOG": ""}).access_log == ""  # empty: no log, not the default
 
@@ -145,6 +146,8 @@ WRONG = [
     ("CHKOBBA_STATE_TOKEN_LIFETIME", "a day", "CHKOBBA_STATE_TOKEN_LIFETIME must be a whole number, not 'a day'"),
     ("CHKOBBA_STATE_TOKEN_LIFETIME", "0", "CHKOBBA_STATE_TOKEN_LIFETIME must be at least 1, not 0"),
     ("CHKOBBA_STATE_KEYS", "not-a-key", "CHKOBBA_STATE_KEYS entry 0 is not base64url"),
+    ("CHKOBBA_RECEIPT_KEYS", "not-a-key", "CHKOBBA_RECEIPT_KEYS entry 0 is not base64url"),
+    ("CHKOBBA_RECEIPT_KEYS", "AAAA,AAAA", "CHKOBBA_RECEIPT_KEYS entry 0 is 3 bytes, not 32"),
     ("CHKOBBA_CORS_ORIGINS", "example.com", "CHKOBBA_CORS_ORIGINS: 'example.com' is not an origin"),
     ("CHKOBBA_CORS_ORIGINS", "*,http://a", "CHKOBBA_CORS_ORIGINS: * allows every origin"),
     ("CHKOBBA_CORS_ORIGINS", "http://a.example:80", "CHKOBBA_CORS_ORIGINS: 'http://a.example:80' names its scheme's"),
@@ -268,3 +271,4 @@ def test_one_warning_for_a_server_without_keys(tmp_path: Path) -> None:
     text = log.read_text(errors="replace")
     assert text.count("Booting worker") == 2, text
     assert text.count("CHKOBBA_STATE_KEYS is not set") == 1, text
+    assert text.count("CHKOBBA_RECEIPT_KEYS is not set") == 1, text
