@@ -10,6 +10,7 @@ from flask import Flask
 from service import web
 from service.api import adjudication, cors, hints, matches, operational, problems, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
+from service.api.receipts import Signer
 from service.api.sealing import Sealer
 from service.ops import observe
 from service.ops import settings as service_settings
@@ -34,6 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     chosen = service_settings.with_keys(chosen, (lambda _: None) if app.testing else app.logger.warning)
     app.extensions["chkobba.settings"] = chosen
     app.extensions["chkobba.sealer"] = Sealer.from_settings(chosen)
+    app.extensions["chkobba.signer"] = Signer.from_settings(chosen)
     problems.register(app)
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)
