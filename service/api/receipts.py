@@ -54,12 +54,13 @@ def b64url(raw: bytes) -> str:
 def canonical(value: Any) -> bytes:
     """The RFC 8785 (JCS) canonical JSON of ``value``.
 
-    rfc8785 (Trail of Bits) writes it in pure Python: about 2 ms for a whole round's replay. orjson
-    with sorted keys writes the very same bytes, a hundred times faster, for any value without
-    floats, with whole numbers in JCS's exact range, and with keys in ASCII: its strings are escaped
-    as JCS escapes them (checked over every code point), and ASCII keys sort alike by code point and
-    by UTF-16 unit. Anything else (a ``2.0`` a client sent for a score, say) goes to rfc8785, which
-    writes it as JCS says (``2``). tests/property/test_receipts.py checks that both roads agree."""
+    rfc8785 (Trail of Bits) writes it in pure Python: 0.6 ms of CPU for a whole round's replay (a
+    5 KB payload). orjson with sorted keys writes the very same bytes, with the walk that picks the
+    road in a fifth of that, for any value without floats, with whole numbers in JCS's exact range
+    and with keys in ASCII: its strings are escaped as JCS escapes them (checked over every code
+    point), and ASCII keys sort alike by code point and by UTF-16 unit. Anything else (a ``2.0`` a
+    client sent for a score, say) goes to rfc8785, which writes it as JCS says (``2``).
+    tests/property/test_receipts.py checks that both roads agree."""
     if _orjson_writes_it_canonically(value):
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     return rfc8785.dumps(value)
@@ -102,7 +103,7 @@ def thumbprint(public_key: bytes) -> str:
 class Signer:
     seeds: tuple[bytes, ...] = field(repr=False)  # Ed25519 private keys' seeds: the first signs; all are published
     kid: str = field(init=False)  # the signing key's
-    jwks: dict[str, Any] = field(init=False, repr=False, compare=False)  # every key's public JWK, the first's first
+    jwks: dict[str, Any] = field(init=False, repr=False, compare=False)  # every key's public JWK, the signer's first
     jwks_json: bytes = field(init=False, repr=False, compare=False)  # as /.well-known/jwks.json serves it
     _key: Ed25519PrivateKey = field(init=False, repr=False, compare=False)
     _header: str = field(init=False, repr=False, compare=False)  # BASE64URL(header), the same for every receipt
