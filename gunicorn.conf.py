@@ -69,10 +69,13 @@ def on_starting(server):
     # Files left by an earlier run would be counted again: start from an empty directory.
     shutil.rmtree(metrics_dir, ignore_errors=True)
     os.makedirs(metrics_dir, exist_ok=True)
-    # One key for every worker, made in the master before any worker forks (each inherits it). In the
-    # environment too, so that a reload (SIGHUP), which reads the settings again, keeps it.
-    keyed = service_settings.install(service_settings.with_state_keys(SETTINGS, server.log.warning))
+    # One sealing key and one receipt key for every worker, made in the master before any worker forks
+    # (each inherits them), so that every worker opens the others' tokens and signs with the key that
+    # /.well-known/jwks.json publishes. In the environment too, so that a reload (SIGHUP), which reads
+    # the settings again, keeps them.
+    keyed = service_settings.install(service_settings.with_keys(SETTINGS, server.log.warning))
     os.environ["CHKOBBA_STATE_KEYS"] = service_settings.encoded_keys(keyed)
+    os.environ["CHKOBBA_RECEIPT_KEYS"] = service_settings.encoded_receipt_keys(keyed)
 
 
 def child_exit(server, worker):  # noqa: ARG001

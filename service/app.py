@@ -10,6 +10,7 @@ from flask import Flask
 from service import web
 from service.api import adjudication, cors, hints, matches, operational, problems, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
+from service.api.receipts import Signer
 from service.api.sealing import Sealer
 from service.ops import observe
 from service.ops import settings as service_settings
@@ -30,10 +31,11 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=spec_yaml, OPENAPI_JSON=spec_json)
     app.config.update({k: v for k, v in (config or {}).items() if k not in overrides})
     chosen = (settings or service_settings.current()).overridden(overrides)
-    # Under gunicorn the master made the key (and warned); a test app needs no warning.
-    chosen = service_settings.with_state_keys(chosen, (lambda _: None) if app.testing else app.logger.warning)
+    # Under gunicorn the master made the keys (and warned); a test app needs no warning.
+    chosen = service_settings.with_keys(chosen, (lambda _: None) if app.testing else app.logger.warning)
     app.extensions["chkobba.settings"] = chosen
     app.extensions["chkobba.sealer"] = Sealer.from_settings(chosen)
+    app.extensions["chkobba.signer"] = Signer.from_settings(chosen)
     problems.register(app)
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)

@@ -29,6 +29,7 @@ from . import examples, schemas
 from .io import answer, body
 from .operations import Operation, operation
 from .problems import Problem
+from .receipts import answer_with_receipt
 from .render import breakdown_json, captures_json, ruleset_json
 
 bp = Blueprint("adjudication", __name__)
@@ -173,7 +174,7 @@ def scores() -> Response:
         found = compare_breakdown(breakdown, data["claimed"])
         out.update(valid=not found, discrepancies=[d.to_json() for d in found])
         metrics.claim("score", not found)
-    return answer(out)
+    return answer_with_receipt(data, out)
 
 
 @operation(
@@ -203,7 +204,7 @@ def match_decisions() -> Response:
         found = compare_decision(decision, claimed["outcome"], claimed["winner"])
         out.update(valid=not found, discrepancies=[d.to_json() for d in found])
         metrics.claim("decision", not found)
-    return answer(out)
+    return answer_with_receipt(data, out)
 
 
 def _tally(index: int, side: dict[str, Any]) -> Tally:

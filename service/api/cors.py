@@ -2,8 +2,9 @@
 
 The setting lists the allowed origins, comma-separated (``https://referee.example,http://localhost:5173``),
 or is ``*`` alone for any origin; unset or empty, the service sends no CORS header at all and only
-pages of its own origin can read its answers. flask-cors writes the headers, on the ``/v1/`` API only
-(the probes, ``/metrics`` and the pages stay same-origin), problems included, and answers preflights
+pages of its own origin can read its answers. flask-cors writes the headers, on the ``/v1/`` API and
+the receipt keys (``/.well-known/jwks.json``) only (the probes, ``/metrics`` and the pages stay
+same-origin), problems included, and answers preflights
 with Flask's own OPTIONS answer: no view, no rules. No credentials: the API has no cookies or logins.
 The setting is read and checked with every other one, by ``service.ops.settings``; here it is wired.
 """
@@ -19,7 +20,8 @@ from flask_cors import CORS
 from service.ops.logging import REQUEST_ID_HEADER
 from service.ops.settings import ANY_ORIGIN as ANY
 
-API_PATHS = re.compile(r"/v1/")
+# The API, and the keys that verify its receipts (a page may verify one with keys it fetches).
+API_PATHS = re.compile(r"/v1/|/\.well-known/jwks\.json\Z")
 MAX_AGE_SECONDS = 7200  # how long a browser may keep a preflight's answer: Chromium's cap
 
 

@@ -143,6 +143,11 @@ def match() -> dict[str, Example]:
             "summary": "Scopa without a target: one round decides, equal points draw",
             "body": {"rules": "scopa", "scores": [0, 0], "round_points": [3, 3]},
         },
+        "with-receipt": {
+            "summary": "receipt: true adds a signature of the request and the answer (here by the public example "
+            "key of RFC 8037, A.1; a service signs with its own, listed in /.well-known/jwks.json)",
+            "body": {"rules": "chkobba", "scores": [17, 12], "round_points": [5, 1], "receipt": True},
+        },
     }
 
 

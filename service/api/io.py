@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from flask import Response, request
+from flask import Response, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.http import parse_options_header
 
@@ -34,7 +34,14 @@ def body(schema: str) -> dict[str, Any]:
         data = from_json(_raw_body())
     except JSONRefused as exc:
         raise Problem(400, exc.code, exc.detail) from None
+    g.sent = data  # as the client sent it, for a receipt (service/api/receipts.py); loading leaves it as it is
     return LOADERS[schema].load(data)
+
+
+def sent() -> Any:
+    """This request's body as the client sent it, parsed from JSON but not loaded by any schema: what
+    a receipt signs, which the client can rebuild from the body it sent."""
+    return g.sent
 
 
 def _is_json(content_type: str | None) -> bool:

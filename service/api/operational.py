@@ -1,5 +1,6 @@
-"""Operational endpoints: liveness, readiness, metrics and the contract itself (the metrics are
-service/ops' own; here they are only served)."""
+"""Operational endpoints: liveness, readiness, metrics, the contract itself, and the public keys that
+verify receipts (the metrics are service/ops' own, the keys service/api/receipts.py's; here they are
+only served)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ from service.ops import metrics
 
 from .io import answer
 from .operations import Operation, operation
-from .schemas import HealthOut
+from .receipts import signer
+from .schemas import HealthOut, JwksOut
 
 bp = Blueprint("ops", __name__)
 # The contract, package data beside this module: `make openapi` (python -m service.contract) writes it.
 SPEC_PATH = Path(__file__).resolve().with_name("openapi.yaml")
+# How long a client may keep the receipt keys: a key is listed here before it signs, for at least this
+# long, when rotated as the README says ("Receipts: verdicts anyone can check").
+JWKS_MAX_AGE_SECONDS = 300
 
 
 @operation(bp, Operation("getHealth", "get", "/healthz", "Liveness", "The process answers.", "operations", HealthOut))
@@ -90,6 +95,28 @@ def openapi_yaml() -> Response:
 )
 def openapi_json() -> Response:
     return Response(current_app.config["OPENAPI_JSON"], mimetype="application/json")
+
+
+@operation(
+    bp,
+    Operation(
+        "getJwks",
+        "get",
+        "/.well-known/jwks.json",
+        "The keys that verify receipts",
+        "A JWK Set (RFC 7517) of the Ed25519 public keys (RFC 8037) that verify the `receipt` of replayRound, "
+        "scoreRound and decideMatch: every key of `CHKOBBA_RECEIPT_KEYS`, the one that signs now first, each named "
+        'by its `kid`, its RFC 7638 thumbprint. Cacheable for five minutes (README, "Receipts: verdicts anyone '
+        'can check").',
+        "operations",
+        JwksOut,
+    ),
+)
+def jwks() -> Response:
+    response = Response(signer().jwks_json, content_type="application/json")
+    response.cache_control.public = True
+    response.cache_control.max_age = JWKS_MAX_AGE_SECONDS
+    return response
 
 
 def load_spec() -> tuple[bytes, bytes]:

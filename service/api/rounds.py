@@ -25,6 +25,7 @@ from service.rules.seat_view import views_json
 from . import examples, schemas
 from .io import answer, body
 from .operations import Operation, operation
+from .receipts import answer_with_receipt
 from .records import new_record, unpacked, with_move
 from .render import breakdown_json, verdicts_json
 from .sealing import Sealer
@@ -226,4 +227,4 @@ def replay() -> Response:
         claim = result.judge(data["claimed"])
         metrics.claim("replay", claim.valid)
         out["claim"] = claim.to_json()
-    return answer(out)
+    return answer_with_receipt(data, out)

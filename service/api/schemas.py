@@ -31,6 +31,7 @@ MAX_CARDS = len(DECK)
 CUTS = [cut.value for cut in Cut]
 CAPTURE_KINDS = [kind.value for kind in CaptureKind]
 SIDES = validate.Length(min=2, max=3)
+RECEIPT_PATTERN = r"^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$"  # a compact JWS with its payload detached
 
 
 class StrictInt(fields.Integer):
@@ -74,6 +75,33 @@ def Count(most: int, **kwargs: Any) -> StrictInt:  # noqa: N802
 
 def Point(**kwargs: Any) -> StrictInt:  # noqa: N802 - a category's points in a round: 0 or 1
     return Count(1, **kwargs)
+
+
+def ReceiptAsked() -> Bool:  # noqa: N802 - a field
+    """``receipt`` in the request of an operation that offers receipts (service/api/receipts.py)."""
+    return Bool(
+        load_default=False,
+        metadata={
+            "description": "Add `receipt` to the answer: a signature, which anyone can check offline with "
+            "`/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the "
+            'answer (README, "Receipts: verdicts anyone can check"). A problem carries none.'
+        },
+    )
+
+
+def Receipt() -> fields.String:  # noqa: N802 - a field
+    """``receipt`` in the answer of an operation that offers receipts."""
+    return fields.String(
+        validate=validate.Regexp(RECEIPT_PATTERN),
+        metadata={
+            "description": "With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, "
+            '`<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of '
+            "`/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard "
+            "signing input of the header and the payload, the RFC 8785 canonical JSON of "
+            '`{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer '
+            "without receipt>}`."
+        },
+    )
 
 
 Variants = dict[str, tuple[str, tuple[str, ...]]]
@@ -155,6 +183,7 @@ class ScoreRequest(Checked):
     sides = fields.List(fields.Nested(SideInput), required=True, validate=SIDES)
     last_capturer = StrictInt(validate=validate.Range(min=0, max=2), allow_none=True)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
+    receipt = ReceiptAsked()
 
 
 class DecisionClaim(Checked):
@@ -167,6 +196,7 @@ class MatchRequest(Checked):
     scores = fields.List(Count(MAX_SCORE), required=True, validate=SIDES)
     round_points = fields.List(Count(MOST_POINTS), required=True, validate=SIDES)
     claimed = fields.Nested(DecisionClaim)
+    receipt = ReceiptAsked()
 
 
 VIEWER = {"description": "Sealed answers only: give this seat's view alone, for a client that plays that seat."}
@@ -269,6 +299,7 @@ class ReplayRequest(RoundRecord):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
     dealer = Seat(required=True)
+    receipt = ReceiptAsked()
 
 
 class MatchClaim(DecisionClaim):
@@ -347,6 +378,7 @@ class ScoreResponse(Schema):
     breakdown = fields.List(fields.Nested(ScoreLine), required=True)
     valid = fields.Boolean(metadata={"description": "Present with a claim: whether it equals the breakdown."})
     discrepancies = fields.List(fields.Nested(ScoreDiscrepancy))
+    receipt = Receipt()
 
 
 class DecisionDiscrepancyOut(Schema):
@@ -362,6 +394,7 @@ class MatchResponse(Schema):
     target = fields.Integer(required=True, allow_none=True)
     valid = fields.Boolean()
     discrepancies = fields.List(fields.Nested(DecisionDiscrepancyOut))
+    receipt = Receipt()
 
 
 class SpectatorViewOut(Schema):
@@ -506,6 +539,7 @@ class ReplayResponse(Schema):
     breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
     next_dealer = fields.Integer(required=True, allow_none=True, metadata={"description": "As in playRound."})
     claim = fields.Nested(ClaimVerdict)
+    receipt = Receipt()
 
 
 class DealerCheckOut(Schema):
@@ -704,6 +738,28 @@ class ProblemOut(Schema):
 
 class HealthOut(Schema):
     status = fields.String(required=True)
+
+
+class JwkOut(Schema):
+    """An Ed25519 public key as a JWK (RFC 8037)."""
+
+    kty = fields.String(required=True, validate=validate.OneOf(["OKP"]))
+    crv = fields.String(required=True, validate=validate.OneOf(["Ed25519"]))
+    x = fields.String(required=True, metadata={"description": "The public key, base64url."})
+    kid = fields.String(
+        required=True,
+        metadata={"description": "The key's RFC 7638 thumbprint (SHA-256, base64url): a receipt's header names it."},
+    )
+    alg = fields.String(required=True, validate=validate.OneOf(["EdDSA"]))
+    use = fields.String(required=True, validate=validate.OneOf(["sig"]))
+
+
+class JwksOut(Schema):
+    keys = fields.List(
+        fields.Nested(JwkOut),
+        required=True,
+        metadata={"description": "Every key of CHKOBBA_RECEIPT_KEYS, the one that signs now first."},
+    )
 
 
 # ---- move hints ----------------------------------------------------------------------------------

@@ -203,7 +203,10 @@ def build(client: FlaskClient) -> dict[str, Any]:
             {"name": "rules", "description": "The rules profiles as data."},
             {"name": "adjudication", "description": "Captures, plays, scores and match decisions."},
             {"name": "rounds", "description": "Rounds and matches: deal, play move by move, replay a record."},
-            {"name": "operations", "description": "Health, readiness, metrics and this contract."},
+            {
+                "name": "operations",
+                "description": "Health, readiness, metrics, this contract, and the keys that verify receipts.",
+            },
         ],
     )
     plugin = spec.plugins[0]

@@ -7,7 +7,8 @@ a ``SettingError`` of one line that names the setting, and the start stops there
 - under gunicorn, ``gunicorn.conf.py`` reads the settings in the master before any worker exists,
   stops with that one line (no traceback, no worker booted), and ``install``\\ s them; each worker is
   forked from the master, so its ``create_app()`` uses that very object (``current``): the
-  environment is read once for the whole server, and a state key made at start is every worker's;
+  environment is read once for the whole server, and a state key or a receipt key made at start is
+  every worker's;
 - without gunicorn, ``create_app()`` reads them (or is given a ``Settings``), and raises the error.
 
 This module imports only the standard library: gunicorn.conf.py imports it before anything else.
@@ -31,7 +32,7 @@ class SettingError(ValueError):
     """A value the service will not start with; its text is one line that names the setting."""
 
 
-KEY_BYTES = 32  # AES-256: each of CHKOBBA_STATE_KEYS
+KEY_BYTES = 32  # AES-256: each of CHKOBBA_STATE_KEYS; an Ed25519 seed: each of CHKOBBA_RECEIPT_KEYS
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")  # gunicorn's, which takes any other as info
 ANY_ORIGIN = "*"
 # An origin as a browser sends it: scheme, host (a name, an IPv4 address or a bracketed IPv6 one), port.
@@ -45,6 +46,11 @@ BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5}
 NO_KEYS_WARNING = (
     "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not survive a "
     "restart or span replicas"
+)
+NO_RECEIPT_KEYS_WARNING = (
+    "CHKOBBA_RECEIPT_KEYS is not set: receipts are signed with a key generated at start, which will not survive "
+    "a restart or span replicas (receipts it signed then verify only with a copy of /.well-known/jwks.json kept "
+    "from before)"
 )
 
 
@@ -107,9 +113,9 @@ def existing_directory(name: str, value: str) -> str:
     return value
 
 
-def parse_keys(value: str) -> list[bytes]:
-    """The keys of ``CHKOBBA_STATE_KEYS``, comma-separated base64url, 32 bytes each (blanks skipped).
-    An error names the entry, never the key."""
+def parse_keys(value: str, name: str = "CHKOBBA_STATE_KEYS") -> list[bytes]:
+    """The keys of ``CHKOBBA_STATE_KEYS`` (or of the setting ``name``: ``CHKOBBA_RECEIPT_KEYS``),
+    comma-separated base64url, 32 bytes each (blanks skipped). An error names the entry, never the key."""
     keys = []
     for i, item in enumerate(part.strip() for part in value.split(",")):
         if not item:
@@ -117,20 +123,21 @@ def parse_keys(value: str) -> list[bytes]:
         try:
             key = base64.urlsafe_b64decode(item + "=" * (-len(item) % 4))
         except (binascii.Error, ValueError):
-            raise SettingError(f"CHKOBBA_STATE_KEYS entry {i} is not base64url") from None
+            raise SettingError(f"{name} entry {i} is not base64url") from None
         if len(key) != KEY_BYTES:
-            raise SettingError(f"CHKOBBA_STATE_KEYS entry {i} is {len(key)} bytes, not {KEY_BYTES}")
+            raise SettingError(f"{name} entry {i} is {len(key)} bytes, not {KEY_BYTES}")
         keys.append(key)
     return keys
 
 
 def new_key() -> str:
-    """A fresh key in the form ``CHKOBBA_STATE_KEYS`` takes."""
+    """A fresh key in the form ``CHKOBBA_STATE_KEYS`` and ``CHKOBBA_RECEIPT_KEYS`` take: 32 random bytes
+    (an Ed25519 private key is its 32-byte seed, any 32 bytes)."""
     return base64.urlsafe_b64encode(secrets.token_bytes(KEY_BYTES)).decode().rstrip("=")
 
 
-def state_keys(name: str, value: str) -> tuple[bytes, ...]:  # noqa: ARG001
-    return tuple(parse_keys(value))
+def key_list(name: str, value: str) -> tuple[bytes, ...]:
+    return tuple(parse_keys(value, name))
 
 
 def origins(name: str, value: str) -> tuple[str, ...]:
@@ -334,7 +341,17 @@ SETTINGS: tuple[Setting, ...] = (
         "unset: a key made at start",
         "the keys that seal round states, comma-separated base64url, 32 bytes each (the first seals, all "
         "open); every replica of a deployment needs the same ones",
-        state_keys,
+        key_list,
+        lambda k: (),
+    ),
+    Setting(
+        "CHKOBBA_RECEIPT_KEYS",
+        "receipt_keys",
+        "unset: a key made at start",
+        "the Ed25519 private keys that sign receipts (see [Receipts](#receipts-verdicts-anyone-can-check)), "
+        "comma-separated base64url of each key's 32-byte seed (the first signs; all are published in "
+        "`/.well-known/jwks.json`); every replica of a deployment needs the same ones",
+        key_list,
         lambda k: (),
     ),
 )
@@ -363,7 +380,9 @@ class Settings:
     state_token_lifetime: int
     cors_origins: tuple[str, ...]
     state_keys: tuple[bytes, ...] = field(repr=False)  # none: with_state_keys makes one
+    receipt_keys: tuple[bytes, ...] = field(repr=False)  # Ed25519 seeds; none: with_receipt_keys makes one
     key_made_at_start: bool = False  # state_keys is one key with_state_keys made, for this server only
+    receipt_key_made_at_start: bool = False  # receipt_keys likewise, made by with_receipt_keys
 
     def overridden(self, changes: Mapping[str, Any]) -> Settings:
         """These settings with some changed, each read as the environment's text would be; a change is
@@ -381,6 +400,8 @@ class Settings:
             values[setting.attribute] = _value(setting, value, {**values, "under_gunicorn": False})
             if setting.attribute == "state_keys":
                 values["key_made_at_start"] = False
+            if setting.attribute == "receipt_keys":
+                values["receipt_key_made_at_start"] = False
         return Settings(**values)
 
 
@@ -416,9 +437,33 @@ def with_state_keys(settings: Settings, warn: Callable[[str], object]) -> Settin
     return replace(settings, state_keys=(secrets.token_bytes(KEY_BYTES),), key_made_at_start=True)
 
 
+def with_receipt_keys(settings: Settings, warn: Callable[[str], object]) -> Settings:
+    """``settings`` with a key to sign receipts: their own, or else one made now, for this server alone,
+    which ``warn`` is told about (the one place that warning is made)."""
+    if settings.receipt_keys:
+        return settings
+    warn(NO_RECEIPT_KEYS_WARNING)
+    return replace(settings, receipt_keys=(secrets.token_bytes(KEY_BYTES),), receipt_key_made_at_start=True)
+
+
+def with_keys(settings: Settings, warn: Callable[[str], object]) -> Settings:
+    """``settings`` with the keys that seal states and sign receipts, each made now if it is missing
+    (``with_state_keys``, ``with_receipt_keys``): what a server starts with."""
+    return with_receipt_keys(with_state_keys(settings, warn), warn)
+
+
 def encoded_keys(settings: Settings) -> str:
     """The keys as ``CHKOBBA_STATE_KEYS`` writes them."""
-    return ",".join(base64.urlsafe_b64encode(key).decode().rstrip("=") for key in settings.state_keys)
+    return _encoded(settings.state_keys)
+
+
+def encoded_receipt_keys(settings: Settings) -> str:
+    """The receipt keys as ``CHKOBBA_RECEIPT_KEYS`` writes them."""
+    return _encoded(settings.receipt_keys)
+
+
+def _encoded(keys: Iterable[bytes]) -> str:
+    return ",".join(base64.urlsafe_b64encode(key).decode().rstrip("=") for key in keys)
 
 
 _installed: Settings | None = None

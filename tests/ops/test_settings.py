@@ -5,11 +5,14 @@ that names it, under gunicorn as in create_app()."""
 from __future__ import annotations
 
 import ast
+import base64
 import dataclasses
+import json
 import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,7 +21,8 @@ from service.app import create_app
 from service.ops import settings
 from service.ops.settings import SETTINGS, SettingError, read
 
-from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
+from ..api.test_metrics_gunicorn import requests_of_worker, served_pids
+from ..support import ROOT, clean_environment, free_port, running_gunicorn, send, status_of
 from .test_image import NOT_INSTALLED, build_context
 
 NAME = re.compile(r"\b((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)\b")
@@ -114,6 +118,7 @@ def test_the_defaults() -> None:
     assert (found.access_log, found.log_level, found.state_token_lifetime) == ("-", "info", 86400)
     assert (found.metrics_dir, found.control_socket, found.worker_tmp_dir) == (None, None, None)
     assert (found.cors_origins, found.state_keys, found.key_made_at_start) == ((), (), False)
+    assert (found.receipt_keys, found.receipt_key_made_at_start) == ((), False)
     assert read({"PORT": "9000"}).bind == "127.0.0.1:9000"
     assert read({"CHKOBBA_ACCESS_LOG": ""}).access_log == ""  # empty: no log, not the default
 
@@ -145,6 +150,8 @@ WRONG = [
     ("CHKOBBA_STATE_TOKEN_LIFETIME", "a day", "CHKOBBA_STATE_TOKEN_LIFETIME must be a whole number, not 'a day'"),
     ("CHKOBBA_STATE_TOKEN_LIFETIME", "0", "CHKOBBA_STATE_TOKEN_LIFETIME must be at least 1, not 0"),
     ("CHKOBBA_STATE_KEYS", "not-a-key", "CHKOBBA_STATE_KEYS entry 0 is not base64url"),
+    ("CHKOBBA_RECEIPT_KEYS", "not-a-key", "CHKOBBA_RECEIPT_KEYS entry 0 is not base64url"),
+    ("CHKOBBA_RECEIPT_KEYS", "AAAA,AAAA", "CHKOBBA_RECEIPT_KEYS entry 0 is 3 bytes, not 32"),
     ("CHKOBBA_CORS_ORIGINS", "example.com", "CHKOBBA_CORS_ORIGINS: 'example.com' is not an origin"),
     ("CHKOBBA_CORS_ORIGINS", "*,http://a", "CHKOBBA_CORS_ORIGINS: * allows every origin"),
     ("CHKOBBA_CORS_ORIGINS", "http://a.example:80", "CHKOBBA_CORS_ORIGINS: 'http://a.example:80' names its scheme's"),
@@ -268,3 +275,36 @@ def test_one_warning_for_a_server_without_keys(tmp_path: Path) -> None:
     text = log.read_text(errors="replace")
     assert text.count("Booting worker") == 2, text
     assert text.count("CHKOBBA_STATE_KEYS is not set") == 1, text
+    assert text.count("CHKOBBA_RECEIPT_KEYS is not set") == 1, text
+
+
+@pytest.mark.server
+def test_every_worker_signs_receipts_with_the_key_made_at_start(tmp_path: Path) -> None:
+    """Without CHKOBBA_RECEIPT_KEYS the master makes one key, which every worker signs with and
+    publishes: pairs of concurrent requests, on connections of their own, until each worker has
+    served both the key set and a receipt (its own metrics files say which it served)."""
+    port, metrics_dir = free_port(), tmp_path / "metrics"
+    env = clean_environment(
+        CHKOBBA_BIND=f"127.0.0.1:{port}", CHKOBBA_WORKERS="2", PROMETHEUS_MULTIPROC_DIR=str(metrics_dir)
+    )
+    body = {"rules": "chkobba", "scores": [3, 4], "round_points": [1, 2], "receipt": True}
+    key_sets, receipts = set(), set()
+
+    def served_by_both() -> bool:
+        pids = served_pids(metrics_dir)
+        served = [requests_of_worker(metrics_dir, pid) for pid in pids]
+        return len(pids) == 2 and all(s["getJwks", "200"] and s["decideMatch", "200"] for s in served)
+
+    with running_gunicorn(env, lambda: status_of(port, "/readyz") == 200, tmp_path / "gunicorn.log"):
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for _ in range(100):
+                keys = pool.map(lambda _: send(port, "GET", "/.well-known/jwks.json")[1], range(2))
+                signed = pool.map(lambda _: send(port, "POST", "/v1/match-decisions", body)[1], range(2))
+                key_sets.update(keys)
+                receipts.update(json.loads(answer)["receipt"] for answer in signed)
+                if served_by_both():
+                    break
+        assert served_by_both()
+    assert len(key_sets) == 1 and len(receipts) == 1
+    (jwk,) = json.loads(key_sets.pop())["keys"]
+    assert json.loads(base64.urlsafe_b64decode(receipts.pop().split(".")[0] + "=="))["kid"] == jwk["kid"]

@@ -64,6 +64,8 @@ export type Ruleset = Schemas["Ruleset"];
 export type Health = Schemas["Health"];
 export type Hint = Schemas["Hint"];
 export type Problem = Schemas["Problem"];
+/** The keys that verify receipts (`getJwks`); `verifyReceipt` is in `@chkobba-referee/client/receipts`. */
+export type Jwks = Schemas["Jwks"];
 /** Every problem code of the contract (README, "Problem codes"). */
 export type ProblemCode = Problem["code"];
 
@@ -316,7 +318,10 @@ export class RefereeClient {
     return unwrap(await this.raw.POST("/v1/moves", { body }));
   }
 
-  /** The breakdown; with `claimed`, `valid` and `discrepancies` (a wrong claim is an answer, not an error). */
+  /**
+   * The breakdown; with `claimed`, `valid` and `discrepancies` (a wrong claim is an answer, not an error). With
+   * `receipt: true`, a `receipt` (as for replayRound and decideMatch): see `verifyReceipt`.
+   */
   async scoreRound(body: ScoreRequest): Promise<ScoreResponse> {
     return unwrap(await this.raw.POST("/v1/scores", { body }));
   }
@@ -397,6 +402,14 @@ export class RefereeClient {
   /** The Prometheus text exposition. */
   async getMetrics(): Promise<string> {
     return unwrap(await this.raw.GET("/metrics", { parseAs: "text" }));
+  }
+
+  /**
+   * The keys that verify receipts (a JWK Set of Ed25519 keys, the one that signs now first): keep them, and
+   * check a receipt offline with `verifyReceipt` (`@chkobba-referee/client/receipts`).
+   */
+  async getJwks(): Promise<Jwks> {
+    return unwrap(await this.raw.GET("/.well-known/jwks.json"));
   }
 
   /** The contract itself, as YAML text. */

@@ -5,6 +5,26 @@
  */
 
 export interface paths {
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that verify receipts
+         * @description A JWK Set (RFC 7517) of the Ed25519 public keys (RFC 8037) that verify the `receipt` of replayRound, scoreRound and decideMatch: every key of `CHKOBBA_RECEIPT_KEYS`, the one that signs now first, each named by its `kid`, its RFC 7638 thumbprint. Cacheable for five minutes (README, "Receipts: verdicts anyone can check").
+         */
+        get: operations["getJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -454,6 +474,24 @@ export interface components {
             /** @description Moves: what each hand card may do, every option. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
         };
+        Jwk: {
+            /** @enum {string} */
+            kty: "OKP";
+            /** @enum {string} */
+            crv: "Ed25519";
+            /** @description The public key, base64url. */
+            x: string;
+            /** @description The key's RFC 7638 thumbprint (SHA-256, base64url): a receipt's header names it. */
+            kid: string;
+            /** @enum {string} */
+            alg: "EdDSA";
+            /** @enum {string} */
+            use: "sig";
+        };
+        Jwks: {
+            /** @description Every key of CHKOBBA_RECEIPT_KEYS, the one that signs now first. */
+            keys: components["schemas"]["Jwk"][];
+        };
         Health: {
             status: string;
         };
@@ -513,6 +551,11 @@ export interface components {
             scores: number[];
             round_points: number[];
             claimed?: components["schemas"]["DecisionClaim"];
+            /**
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @default false
+             */
+            receipt?: boolean;
         };
         DecisionDiscrepancy: {
             /** @enum {string} */
@@ -527,6 +570,8 @@ export interface components {
             target: number | null;
             valid?: boolean;
             discrepancies?: components["schemas"]["DecisionDiscrepancy"][];
+            /** @description With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, `<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of `/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard signing input of the header and the payload, the RFC 8785 canonical JSON of `{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer without receipt>}`. */
+            receipt?: string;
         };
         ScoreLine: {
             side: number;
@@ -742,6 +787,11 @@ export interface components {
             cut?: components["schemas"]["Cut"];
             moves: components["schemas"]["MoveInput"][];
             claimed?: components["schemas"]["ScoreLine"][];
+            /**
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @default false
+             */
+            receipt?: boolean;
         };
         DealResponse: components["schemas"]["PlainDeal"] | components["schemas"]["SealedDeal"];
         PlayRequest: components["schemas"]["PlainPlayRequest"] | components["schemas"]["SealedPlayRequest"];
@@ -771,6 +821,8 @@ export interface components {
             /** @description As in playRound. */
             next_dealer: number | null;
             claim?: components["schemas"]["ClaimVerdict"];
+            /** @description With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, `<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of `/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard signing input of the header and the payload, the RFC 8785 canonical JSON of `{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer without receipt>}`. */
+            receipt?: string;
         };
         ViewRequest: components["schemas"]["PlainViewRequest"] | components["schemas"]["SealedViewRequest"];
         SpectatorView: {
@@ -862,12 +914,19 @@ export interface components {
             sides: components["schemas"]["SideInput"][];
             last_capturer?: number | null;
             claimed?: components["schemas"]["ScoreLine"][];
+            /**
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @default false
+             */
+            receipt?: boolean;
         };
         ScoreResponse: {
             breakdown: components["schemas"]["ScoreLine"][];
             /** @description Present with a claim: whether it equals the breakdown. */
             valid?: boolean;
             discrepancies?: components["schemas"]["ScoreDiscrepancy"][];
+            /** @description With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, `<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of `/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard signing input of the header and the payload, the RFC 8785 canonical JSON of `{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer without receipt>}`. */
+            receipt?: string;
         };
         SideWithPile: {
             /** @description The side's pile: every card it captured. */
@@ -993,6 +1052,44 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem (404, 405 with `Allow`, ...). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;

@@ -28,7 +28,9 @@ import type {
   SealedPlayResponse,
   ViewRequest,
   HintsRequest,
+  Jwks,
 } from "../src/client.js";
+import { verifyReceipt, type ReceiptOperation } from "../src/receipts.js";
 
 /** True when A and B are the same type (not merely assignable either way). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -151,3 +153,18 @@ check<Extends<ScoreRequest, Schemas["ScoreRequest"]>>();
 check<Extends<ReplayRequest, Schemas["ReplayRequest"]>>();
 check<Extends<Schemas["DealResponse"], DealResponse>>();
 check<Extends<Schemas["PlayResponse"], PlayResponse>>();
+
+// Receipts: the operations whose request takes `receipt`, and nothing else, are verified by verifyReceipt.
+check<Equal<ReceiptOperation, "replayRound" | "scoreRound" | "decideMatch">>();
+export async function receipts(jwks: Jwks, request: ScoreRequest): Promise<void> {
+  const answer = await client.scoreRound({ ...request, receipt: true });
+  check<Equal<typeof answer.receipt, string | undefined>>();
+  const verdict = await verifyReceipt("scoreRound", { ...request, receipt: true }, answer, jwks);
+  check<Equal<typeof verdict, boolean>>();
+  // @ts-expect-error: legalCaptures signs nothing
+  await verifyReceipt("legalCaptures", { rules: "chkobba", table: [], hand: ["7D"] }, { moves: [] }, jwks);
+  // @ts-expect-error: nor does its request take receipt
+  await client.legalCaptures({ rules: "chkobba", table: [], hand: ["7D"], receipt: true });
+  // @ts-expect-error: a decideMatch answer is not a scoreRound's
+  await verifyReceipt("scoreRound", request, await client.decideMatch({ rules: "chkobba", scores: [0, 0], round_points: [1, 2] }), jwks);
+}

@@ -1,4 +1,4 @@
-/** Tag `operations`: health, readiness, metrics and the contract itself (YAML and JSON). */
+/** Tag `operations`: health, readiness, metrics, the contract itself (YAML and JSON), and the receipt keys. */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,5 +50,16 @@ operation("getOpenapiJson", () => {
     assert.deepEqual(served, committed);
     assert.deepEqual(served, parse(readFileSync(join(REPO_ROOT, "service", "api", "openapi.yaml"), "utf8")));
     assert.ok(Object.keys(served.paths).includes("/openapi.json"), "the document lists this operation");
+  });
+});
+
+operation("getJwks", () => {
+  test("the keys that verify receipts: Ed25519, the signing key first, and the one a receipt names", async () => {
+    const { keys } = await referee.client.getJwks();
+    assert.ok(keys.length >= 1);
+    for (const key of keys) assert.deepEqual([key.kty, key.crv, key.alg, key.use], ["OKP", "Ed25519", "EdDSA", "sig"]);
+    const { receipt } = await referee.client.decideMatch({ rules: "scopa", scores: [0, 0], round_points: [2, 1], receipt: true });
+    const header = JSON.parse(Buffer.from(receipt!.split(".")[0]!, "base64url").toString()) as { alg: string; kid: string };
+    assert.deepEqual(header, { alg: "EdDSA", kid: keys[0]!.kid });
   });
 });
