@@ -11,8 +11,9 @@ from service.ops import metrics
 from service.rules import MAX_ROUNDS, RoundResult, replay_match
 
 from . import examples, schemas
-from .io import answer, body
+from .io import body
 from .operations import Operation, operation
+from .receipts import answer_with_receipt
 from .render import breakdown_json, verdicts_json
 
 bp = Blueprint("matches", __name__)
@@ -61,7 +62,7 @@ def replay() -> Response:
     if result.claim is not None:
         metrics.claim("match", result.claim.valid)
         out["claim"] = result.claim.to_json()
-    return answer(out)
+    return answer_with_receipt(data, out)
 
 
 def _round_json(result: RoundResult) -> dict[str, Any]:

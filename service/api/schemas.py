@@ -321,6 +321,7 @@ class MatchReplayRequest(Checked):
         },
     )
     claimed = fields.Nested(MatchClaim, metadata={"description": "The claimed final result of the match."})
+    receipt = ReceiptAsked()
 
 
 # ---- responses (documentation; the views build them as plain dicts) ------------------------------
@@ -653,6 +654,7 @@ class MatchReplayResponse(Schema):
     )
     winner = fields.Integer(required=True, allow_none=True)
     claim = fields.Nested(MatchClaimVerdict, metadata={"description": "With `claimed`: the verdict on it."})
+    receipt = Receipt()
 
 
 class OptionOut(Schema):

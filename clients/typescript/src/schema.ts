@@ -610,6 +610,11 @@ export interface components {
             rounds: components["schemas"]["RoundRecord"][];
             /** @description The claimed final result of the match. */
             claimed?: components["schemas"]["MatchClaim"];
+            /**
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @default false
+             */
+            receipt?: boolean;
         };
         DealerCheck: {
             /** @description Who should deal: the first dealer, then the dealer's right after a round, the same dealer after a void deal (docs/rules.md §2.4, §3.4). */
@@ -716,6 +721,8 @@ export interface components {
             winner: number | null;
             /** @description With `claimed`: the verdict on it. */
             claim?: components["schemas"]["MatchClaimVerdict"];
+            /** @description With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, `<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of `/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard signing input of the header and the payload, the RFC 8785 canonical JSON of `{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer without receipt>}`. */
+            receipt?: string;
         };
         PlayInput: {
             card: components["schemas"]["Card"];

@@ -155,7 +155,7 @@ check<Extends<Schemas["DealResponse"], DealResponse>>();
 check<Extends<Schemas["PlayResponse"], PlayResponse>>();
 
 // Receipts: the operations whose request takes `receipt`, and nothing else, are verified by verifyReceipt.
-check<Equal<ReceiptOperation, "replayRound" | "scoreRound" | "decideMatch">>();
+check<Equal<ReceiptOperation, "replayRound" | "replayMatch" | "scoreRound" | "decideMatch">>();
 export async function receipts(jwks: Jwks, request: ScoreRequest): Promise<void> {
   const answer = await client.scoreRound({ ...request, receipt: true });
   check<Equal<typeof answer.receipt, string | undefined>>();
