@@ -30,7 +30,9 @@ Rounds
 Scoring and the match
     ``score_round(rules, tallies, last_capturer=None)`` with ``Tally.of_pile(pile, sweeps)`` or
     ``Tally(cards=..., ...)`` (checked for consistency; ``TOTALS``: the deck's count of each kind),
-    ``compare_breakdown(expected, claimed)``,
+    ``compare_breakdown(expected, claimed)``; the awards it makes from each side's values,
+    ``award_most(values, ties_to)`` (cards, diamonds, primiera; ``tie_taker(rules, last_capturer)``
+    is the side a shared top goes to) and ``award_sevens(sevens, sixes, tiebreak_by_sixes)``.
     ``decide_match(rules, scores, round_points) -> Decision``, ``compare_decision(...)``.
 Replays
     ``replay_round(rules, players, dealer, moves, deck=..., cut=None) -> Replay``: a verdict per
@@ -85,7 +87,18 @@ from .round import (
     play,
     round_breakdown,
 )
-from .scoring import TOTALS, Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
+from .scoring import (
+    TOTALS,
+    Discrepancy,
+    SideScore,
+    Tally,
+    award_most,
+    award_sevens,
+    compare_breakdown,
+    primiera_total,
+    score_round,
+    tie_taker,
+)
 from .seat_view import SeatView, seat_view, spectator_json
 from .shuffle import random_deck, seeded_deck
 from .state import Phase, RoundState, validate
@@ -99,9 +112,9 @@ __all__ = [
     "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
     "Profile", "Rank", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "WrongPhase",
-    "advance", "apply_play", "captures_of", "check_seat", "compare_breakdown", "compare_decision", "deal_round",
-    "decide_match",
-    "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
-    "play", "primiera_total", "random_deck", "record_json", "replay_round", "round_breakdown",
-    "score_round", "seeded_deck", "validate",
+    "advance", "apply_play", "award_most", "award_sevens", "captures_of", "check_seat", "compare_breakdown",
+    "compare_decision", "deal_round", "decide_match",
+    "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards",
+    "parse_move", "play", "primiera_total", "random_deck", "record_json", "replay_round",
+    "round_breakdown", "score_round", "seeded_deck", "tie_taker", "validate",
 ]  # fmt: skip
