@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 
 from service.rules import (
     DECK,
-    HAND_SIZE,
     SEVEN_OF_DIAMONDS,
     Card,
     PlayMove,
@@ -22,6 +21,9 @@ from service.rules import (
     Tally,
     captures_of,
     is_last_play,
+    next_seat,
+    refill_size,
+    table_after,
 )
 
 from .answers import Reason, Scored, ordered
@@ -44,7 +46,7 @@ class Heuristic:
         self.tallies = Standing.of(k.piles, k.sweeps)
         self.before = self.race.parts(self.tallies, self.side)
         self.unseen = k.unseen()
-        self.next_seat = (k.seat + 1) % k.players
+        self.next_seat = next_seat(k.players, k.seat)
         self.next_side = k.rules.profile.side_of(k.players, self.next_seat)
         scores_7d = k.rules.scores("seven_of_diamonds")
         self.keep_seven = w.keep_seven if scores_7d and SEVEN_OF_DIAMONDS in self.unseen else 0.0
@@ -118,14 +120,12 @@ class Heuristic:
         k, w = self.k, self.w
         card, taken, sweep, legal = play
         reasons: list[Reason] = [Reason.SWEEPS] if sweep else []
-        tallies, last = self.tallies, k.last_capturer
+        tallies = self.tallies
         captured: tuple[Card, ...] = ()
         if taken:
             captured = (card, *taken)
-            tallies, last = tallies.add(self.side, captured, sweep), self.side
-            table = tuple(c for c in k.table if c not in taken)
-        else:
-            table = (*k.table, card)
+            tallies = tallies.add(self.side, captured, sweep)
+        table = table_after(k.table, card, taken)
         left = sum(k.hand_sizes) - 1  # cards in the hands after this play
         risk: float | None = None
         parts = self.race.parts(tallies, self.side)
@@ -141,13 +141,14 @@ class Heuristic:
                 score = sum(parts)
         else:
             if not self.one_ply:
-                h = k.hand_sizes[self.next_seat] if left else HAND_SIZE  # else every hand is dealt 3 more
-                hand = tuple(c for c in k.hand if c is not card) if left else ()
+                dealt = refill_size(k.stock_size, left)  # our play empties every hand: the stock deals
+                h = dealt or k.hand_sizes[self.next_seat]
+                hand = () if dealt else tuple(c for c in k.hand if c is not card)  # the new cards are unseen
                 after_ours = None
                 if is_last_play(k.stock_size, left):  # his play ends the round: the core plays it out
                     after_ours = self._round().copy()
                     after_ours.move(PlayMove(card, taken), legal)
-                reply = self._reply(tallies, last, table, h, left, hand, after_ours)
+                reply = self._reply(tallies, table, h, left, hand, after_ours)
                 score = reply.value
                 risk = reply.sweep_chance
                 if risk > 0:
@@ -182,7 +183,6 @@ class Heuristic:
     def _reply(
         self,
         tallies: Standing,
-        last: int | None,
         table: tuple[Card, ...],
         h: int,
         left: int,
@@ -250,7 +250,7 @@ class Heuristic:
                     left_kind = table_kind - sum(map(follow_pack, option)) if option else table_kind + follow_pack(rep)
                     next_gain = follows.get(left_kind)
                     if next_gain is None:
-                        rest = tuple(c for c in table if c not in option) if option else (*table, rep)
+                        rest = table_after(table, rep, option)
                         next_gain = follows[left_kind] = self._follow(rest, hand, our_last)
                     ours += next_gain
                 gain = base_me - ours if two else his_gain
