@@ -43,7 +43,7 @@ class Heuristic:
         self.n = k.sides
         self.side = k.side
         self.race = Race(k.rules, self.n, w)
-        self.tallies = Standing.of(k.piles, k.sweeps)
+        self.tallies = Standing.of(k.piles, k.sweeps, k.last_capturer)
         self.before = self.race.parts(self.tallies, self.side)
         self.unseen = k.unseen()
         self.next_seat = next_seat(k.players, k.seat)
@@ -58,12 +58,16 @@ class Heuristic:
         self.classes = sorted(classes.items())
         # Our next play comes right after the next player's only with two players.
         self.follows = k.players == 2 and w.follow > 0
-        base = self.race.value(self.tallies, self.side)
+        # What a card counts for, each alone: valued with our side as the last capturer before and after,
+        # so that the capture that would take it (once, whatever it takes) is not counted in every card.
+        ours = self.tallies.with_last(self.side)
+        self.before_ours = self.race.parts(ours, self.side)  # the parts before a capture of ours
+        base = sum(self.before_ours)
         self.worth: dict[tuple[int, int, int], float] = {}
         for card in DECK:
             key = KIND[card]
             if key not in self.worth:
-                self.worth[key] = self.race.value(self.tallies.add(self.side, (card,), False), self.side) - base
+                self.worth[key] = self.race.value(ours.add(self.side, (card,), False), self.side) - base
         self.sweep_worth = self.race.sweeps
         self.follow_pack = _follow_pack(k.rules.profile.id, values)
         self.one_ply = False  # set by ``quick``: the race and the habits only
@@ -134,7 +138,7 @@ class Heuristic:
             end = self._round().copy()
             collected = end.move(PlayMove(card, taken), legal).collected
             if collected:
-                tallies = Standing.of(end.piles, end.sweeps)
+                tallies = Standing.of(end.piles, end.sweeps, end.last_capturer)
                 if end.last_capturer == self.side:
                     captured += collected
                 parts = self.race.parts(tallies, self.side)
@@ -162,7 +166,10 @@ class Heuristic:
                 score -= w.lay * worth
                 if worth > self.worth[PLAIN] + 1e-9:
                     reasons.append(Reason.LAYS_SCORING_CARD)
-        gained = [after > before + 1e-9 for after, before in zip(parts, self.before, strict=True)]
+        # What the play gains in each category, against the standing before it with the same last
+        # capturer: taking the last capture (a shared top, under ties_to_last_capturer) is no reason.
+        before = self.before_ours if tallies.last == self.side else self.before
+        gained = [after > was + 1e-9 for after, was in zip(parts, before, strict=True)]
         if gained[0]:
             reasons.append(Reason.TAKES_CARDS)
         if gained[1]:
@@ -234,7 +241,7 @@ class Heuristic:
                     if after_ours is not None:  # the core plays his card, the last one of the round
                         end = after_ours.copy()
                         end.move(PlayMove(rep, option), caps)
-                        after = Standing.of(end.piles, end.sweeps)
+                        after = Standing.of(end.piles, end.sweeps, end.last_capturer)
                     elif option:
                         after = tallies.add(them, (rep, *option), sweeps)
                     else:
