@@ -23,7 +23,10 @@ The positions, the same on every run:
   (no pessimism, no follow, no lay cost), so that every branch of the strategy is compared;
 - **tight budgets**: a fifth of the played and odd positions asked again with a tenth of each step
   budget, so that what a budget leaves (the race and the habits alone, the endgame left to the
-  heuristic) is compared too: no real round comes near the default budgets often enough for that.
+  heuristic) is compared too: no real round comes near the default budgets often enough for that;
+- **options**: rounds played as above under the options the strategy reads (chkobba-crp with
+  ``ties_to_last_capturer``, every player count), listed last so that the lines before them stay
+  as they were.
 
 The time budget's clock is held still (``Budget(clock=...)``), so that only the counted steps can cut
 a search short and the answers do not depend on the machine's load.
@@ -46,6 +49,11 @@ from service.rules import Card, Phase, PlayMove, RoundState, Rules, advance, dea
 from service.strategy import ENDGAME_BUDGET, REPLY_BUDGET, Budget, Hints, Weights, suggest
 
 SETUPS = CONFIGS  # every profile and player count, as bench/hints.py plays them
+# The options the strategy reads, each with its profile's player counts: (name in the ids, rules, players).
+TIES = {"profile": "chkobba-crp", "options": {"ties_to_last_capturer": True}}
+OPTION_SETUPS: tuple[tuple[str, Any, int], ...] = tuple(
+    ("chkobba-crp+ties", TIES, players) for players in Rules.of(TIES).profile.players
+)
 STILL = Budget(clock=lambda: 0.0)  # the step budgets alone decide
 TIGHT = Budget(reply_steps=REPLY_BUDGET // 10, endgame_steps=ENDGAME_BUDGET // 10, clock=lambda: 0.0)
 OTHER_WEIGHTS = (
@@ -54,12 +62,12 @@ OTHER_WEIGHTS = (
 )
 
 
-def played(rounds: int) -> Iterator[tuple[str, RoundState]]:
-    for profile, players in SETUPS:
+def played(rounds: int, setups: Sequence[tuple[str, Any, int]] | None = None) -> Iterator[tuple[str, RoundState]]:
+    for name, rules, players in setups or [(profile, profile, players) for profile, players in SETUPS]:
         for index in range(rounds):
-            seed = f"golden/{profile}/{players}/{index}"
+            seed = f"golden/{name}/{players}/{index}"
             rng = random.Random(seed)
-            state, _ = deal_round(profile, players, index % players, seed=seed)
+            state, _ = deal_round(rules, players, index % players, seed=seed)
             n = 0
             while state.turn is not None:
                 yield f"{seed}/{n}", state
@@ -153,6 +161,8 @@ def lines(quick: bool) -> Iterator[dict[str, Any]]:
             "state": state.to_json(),
             "answer": answer(suggest(state, budget=TIGHT)),
         }
+    for name, state in played(rounds, OPTION_SETUPS):
+        yield {"id": name, "state": state.to_json(), "answer": answer(suggest(state, budget=STILL))}
 
 
 def dump(line: dict[str, Any]) -> str:

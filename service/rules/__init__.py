@@ -17,7 +17,8 @@ Captures and plays
     (``hand_captures_of`` for a table and a hand already parsed).
     ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises
     ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
-    ``HAND_SIZE``: the cards each hand is dealt at a time.
+    ``HAND_SIZE``: the cards each hand is dealt at a time. ``table_after(table, card, taken)``: the
+    table once a play is made (the cards taken leave it, else the card is laid).
 Rounds
     ``deal_round(rules, players, dealer, deck=... | seed=..., cut=None) -> (RoundState, deck)``,
     ``play(state, move) -> (RoundState, Event)`` (validates the state first), ``advance(state, move)``
@@ -25,12 +26,16 @@ Rounds
     ``legal_moves(state)``, ``round_breakdown(state)``, ``RoundState.to_json()`` and
     ``RoundState.from_json(data)`` (validates against docs/rules.md §9). ``is_last_play(stock_size,
     cards_in_hands)`` is the one definition of the round's last play (it never sweeps; the last
-    capturer then takes the table). ``RoundInPlay(state)`` is the engine itself, a round changed in
+    capturer then takes the table). ``refill_size(stock_size, cards_in_hands)``: what the stock deals
+    each hand after a play (``HAND_SIZE`` once every hand is empty, else 0); ``next_seat(players,
+    seat)``: who plays after a seat. ``RoundInPlay(state)`` is the engine itself, a round changed in
     place: ``move(move)``, ``legal_captures()``, ``copy()`` (for a search) and ``state()``.
 Scoring and the match
     ``score_round(rules, tallies, last_capturer=None)`` with ``Tally.of_pile(pile, sweeps)`` or
     ``Tally(cards=..., ...)`` (checked for consistency; ``TOTALS``: the deck's count of each kind),
-    ``compare_breakdown(expected, claimed)``,
+    ``compare_breakdown(expected, claimed)``; the awards it makes from each side's values,
+    ``award_most(values, ties_to)`` (cards, diamonds, primiera; ``tie_taker(rules, last_capturer)``
+    is the side a shared top goes to) and ``award_sevens(sevens, sixes, tiebreak_by_sixes)``.
     ``decide_match(rules, scores, round_points) -> Decision``, ``compare_decision(...)``.
 Replays
     ``replay_round(rules, players, dealer, moves, deck=..., cut=None) -> Replay``: a verdict per
@@ -73,7 +78,7 @@ from .errors import (
 )
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .match_record import MAX_ROUNDS, DealerCheck, MatchReplay, RoundResult, judge_result, replay_match, same_rules
-from .moves import PlayResult, apply_play
+from .moves import PlayResult, apply_play, table_after
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
 from .replay import CLAIM_VERDICTS, ClaimVerdict, MoveVerdict, Replay, record_json, replay_round
 from .round import (
@@ -89,12 +94,24 @@ from .round import (
     legal_moves,
     parse_move,
     play,
+    refill_size,
     round_breakdown,
 )
-from .scoring import TOTALS, Discrepancy, SideScore, Tally, compare_breakdown, primiera_total, score_round
+from .scoring import (
+    TOTALS,
+    Discrepancy,
+    SideScore,
+    Tally,
+    award_most,
+    award_sevens,
+    compare_breakdown,
+    primiera_total,
+    score_round,
+    tie_taker,
+)
 from .seat_view import SeatView, seat_view, spectator_json
 from .shuffle import random_deck, seeded_deck
-from .state import Phase, RoundState, validate
+from .state import Phase, RoundState, next_seat, validate
 
 __all__ = [
     "CATEGORIES", "CLAIM_VERDICTS", "DECK", "HAND_SIZE", "MAX_ROUNDS", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS",
@@ -107,9 +124,10 @@ __all__ = [
     "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
     "Profile", "Rank", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "WrongPhase",
-    "advance", "apply_play", "captures_of", "check_seat", "compare_breakdown", "compare_decision", "deal_round",
-    "decide_match",
-    "hand_captures", "hand_captures_of", "is_last_play", "legal_captures", "legal_moves", "parse_cards", "parse_move",
-    "judge_result", "play", "primiera_total", "random_deck", "record_json", "replay_match", "replay_round",
-    "round_breakdown", "same_rules", "score_round", "seeded_deck", "validate",
+    "advance", "apply_play", "award_most", "award_sevens", "captures_of", "check_seat", "compare_breakdown",
+    "compare_decision", "deal_round", "decide_match",
+    "hand_captures", "hand_captures_of", "is_last_play", "judge_result", "legal_captures", "legal_moves", "next_seat",
+    "parse_cards", "parse_move", "play", "primiera_total", "random_deck", "record_json", "refill_size",
+    "replay_match", "replay_round", "round_breakdown", "same_rules", "score_round", "seeded_deck", "table_after",
+    "tie_taker", "validate",
 ]  # fmt: skip

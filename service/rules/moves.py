@@ -98,12 +98,21 @@ def play_on(
             message = f"{card} cannot take {' '.join(c.code for c in capture)}: {why}"
             raise _refused(IllegalMove, message, "capture", rules, table, hand, card, legal, last_play)
     if chosen is None:
-        return new_tuple(PlayResult, (card, _NONE, (), False, (*table, card), rest_of_hand, legal))
+        return new_tuple(PlayResult, (card, _NONE, (), False, table_after(table, card, ()), rest_of_hand, legal))
     taken = legal.options[chosen]
-    remaining = tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
+    remaining = table_after(table, card, taken)
     return new_tuple(
         PlayResult, (card, legal.kind, taken, chosen == legal.sweep_option, remaining, rest_of_hand, legal)
     )
+
+
+def table_after(table: Sequence[Card], card: Card, taken: Sequence[Card]) -> tuple[Card, ...]:
+    """The table once ``card`` is played taking ``taken``, one of its legal options or none (docs/rules.md
+    §4): the cards taken leave it, the others keep their order; a card that takes nothing is laid on
+    it, last (§4.4)."""
+    if not taken:
+        return (*table, card)
+    return tuple(filterfalse(frozenset(taken).__contains__, table))  # a set test: see legal_captures
 
 
 def _refused(

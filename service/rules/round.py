@@ -17,7 +17,7 @@ from .numbers import whole_number
 from .profiles import Rules, RulesLike
 from .scoring import SideScore, Tally, scored
 from .shuffle import random_deck, seeded_deck
-from .state import Phase, RoundState, leader_of, playing_order_of, validate
+from .state import Phase, RoundState, leader_of, next_seat, playing_order_of, validate
 from .sweeps import TABLE_SIZE
 from .tuples import new_tuple
 
@@ -217,6 +217,13 @@ def _lay_out(
     return RoundState(rules, players, dealer, phase, turn, tuple(hands), table, stock, piles, sweeps, last_capturer)
 
 
+def refill_size(stock_size: int, cards_in_hands: int) -> int:
+    """How many cards the stock deals each hand after a play that leaves ``cards_in_hands`` cards in
+    all the hands and ``stock_size`` in the stock (docs/rules.md §3.5): ``HAND_SIZE`` when every hand
+    is empty and the stock still holds cards, else none (the hands play on, or the round is over)."""
+    return HAND_SIZE if stock_size and not cards_in_hands else 0
+
+
 def is_last_play(stock_size: int, cards_in_hands: int) -> bool:
     """Whether the next play is the last of the round (docs/rules.md §5, §6: it never sweeps, and the last
     capturer then takes the table): the stock is empty and one card is left in all the hands."""
@@ -333,7 +340,7 @@ class RoundInPlay:
             if sweep:
                 self.sweeps[side] += 1
             self.last_capturer = side
-        self.turn = (turn + 1) % self.players
+        self.turn = next_seat(self.players, turn)
         dealt = False
         collected: tuple[Card, ...] = ()
         if last_play:
@@ -342,18 +349,20 @@ class RoundInPlay:
             collected, self.table = self.table, ()
             self.piles[self.last_capturer] += collected
             self.turn, self.phase = None, _OVER
-        elif not self.in_hands:  # every hand is empty: the stock deals again
-            self._refill()
-            dealt = True
+        else:
+            each = refill_size(len(self.stock), self.in_hands)
+            if each:  # every hand is empty: the stock deals again
+                self._refill(each)
+                dealt = True
         return new_tuple(Event, (turn, move, kind, taken, sweep, dealt, collected, False))
 
-    def _refill(self) -> None:
-        """Every hand is empty: each seat in playing order takes 3 cards from the stock; the leader
-        plays next."""
+    def _refill(self, each: int) -> None:
+        """Every hand is empty: each seat in playing order takes ``each`` cards from the stock; the
+        leader plays next (the seat after the dealer, who played last)."""
         stock = self.stock
         for k, seat in enumerate(self.order):
-            self.hands[seat] = stock[HAND_SIZE * k : HAND_SIZE * (k + 1)]
-        self.in_hands = HAND_SIZE * self.players
+            self.hands[seat] = stock[each * k : each * (k + 1)]
+        self.in_hands = each * self.players
         self.stock = stock[self.in_hands :]
         self.turn = self.order[0]
 

@@ -231,12 +231,17 @@ def scored(rules: Rules, tallies: Sequence[Tally], last_capturer: int | None) ->
     n = len(tallies)
     if last_capturer is not None and not 0 <= last_capturer < n:
         raise InvalidCounts(f"last_capturer must be a side from 0 to {n - 1}", field="last_capturer")
-    ties_to = last_capturer if rules.ties_to_last_capturer else None
+    ties_to = tie_taker(rules, last_capturer)
     scores = rules.scores
     # The side that takes each point, in SideScore's order, or None (a tie, or not scored here).
-    cards = _most([t.cards for t in tallies], ties_to) if scores("cards") else None
-    diamonds = _most([t.diamonds for t in tallies], ties_to) if scores("diamonds") else None
-    sevens = _sevens(tallies, rules.profile.sevens_tiebreak_by_sixes) if scores("sevens") else None
+    cards = award_most([t.cards for t in tallies], ties_to) if scores("cards") else None
+    diamonds = award_most([t.diamonds for t in tallies], ties_to) if scores("diamonds") else None
+    if scores("sevens"):
+        sevens = award_sevens(
+            [t.sevens for t in tallies], [t.sixes for t in tallies], rules.profile.sevens_tiebreak_by_sixes
+        )
+    else:
+        sevens = None
     holder = next(s for s, t in enumerate(tallies) if t.seven_of_diamonds) if scores("seven_of_diamonds") else None
     sweeps = scores("sweeps")
     primiera = _primiera(tallies) if rules.primiera else None  # scores("primiera") is rules.primiera
@@ -254,7 +259,17 @@ def scored(rules: Rules, tallies: Sequence[Tally], last_capturer: int | None) ->
     return tuple(breakdown)
 
 
-def _most(values: Sequence[int], ties_to: int | None = None) -> int | None:
+def tie_taker(rules: Rules, last_capturer: int | None) -> int | None:
+    """The side that takes a point of cards or diamonds when the top is shared (docs/rules.md §7.2,
+    §7.4): the last capturer under ``ties_to_last_capturer`` (if it is one of the tied sides, which
+    ``award_most`` checks), else nobody. Pass it to ``award_most`` as ``ties_to``."""
+    return last_capturer if rules.ties_to_last_capturer else None
+
+
+def award_most(values: Sequence[int], ties_to: int | None = None) -> int | None:
+    """The side that takes a point won by the most (cards, diamonds, primiera), from each side's
+    value: the one side with strictly the most; when the top is shared, ``ties_to`` if it is one of
+    the tied sides (``tie_taker``), else nobody (None)."""
     top = max(values)
     tied = [s for s, v in enumerate(values) if v == top]
     if len(tied) == 1:
@@ -262,12 +277,15 @@ def _most(values: Sequence[int], ties_to: int | None = None) -> int | None:
     return ties_to if ties_to in tied else None
 
 
-def _sevens(tallies: Sequence[Tally], tiebreak_by_sixes: bool) -> int | None:
-    top = max(t.sevens for t in tallies)
-    tied = [s for s, t in enumerate(tallies) if t.sevens == top]
+def award_sevens(sevens: Sequence[int], sixes: Sequence[int], tiebreak_by_sixes: bool) -> int | None:
+    """The side that takes the sevens point, from each side's sevens and sixes (docs/rules.md §7.2):
+    the most sevens; among the sides tied on them, the most sixes when ``tiebreak_by_sixes``
+    (``Profile.sevens_tiebreak_by_sixes``); else, or when the sixes tie too, nobody (None)."""
+    top = max(sevens)
+    tied = [s for s, v in enumerate(sevens) if v == top]
     if len(tied) == 1 or not tiebreak_by_sixes:
         return tied[0] if len(tied) == 1 else None
-    best = _most([tallies[s].sixes for s in tied])
+    best = award_most([sixes[s] for s in tied])
     return None if best is None else tied[best]
 
 
@@ -284,7 +302,7 @@ def _primiera(tallies: Sequence[Tally]) -> int | None:
     qualifying = [total if total is not None else -1 for total in totals]
     if max(qualifying) < 0:
         return None
-    return _most(qualifying)
+    return award_most(qualifying)
 
 
 def compare_breakdown(expected: Sequence[SideScore], claimed: Sequence[Mapping[str, Any]]) -> list[Discrepancy]:

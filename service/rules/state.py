@@ -175,15 +175,25 @@ def _well_formed(data: object) -> RoundState | None:
     return RoundState(rules, players, dealer, phase, turn, hand_cards, table, stock, pile_cards, tuple(sweeps), last)  # type: ignore[arg-type]
 
 
+def next_seat(players: int, seat: int) -> int:
+    """The seat that plays after ``seat``, to its right (docs/rules.md §2.2): the next in playing
+    order, and after the last seat of a hand the leader, who leads the refill (§3.5). The seat
+    after the dealer is the leader (§2.4)."""
+    return (seat + 1) % players
+
+
 def leader_of(players: int, dealer: int) -> int:
     """The seat after the dealer (``RoundState.leader``)."""
-    return (dealer + 1) % players
+    return next_seat(players, dealer)
 
 
 @lru_cache(maxsize=64)
 def playing_order_of(leader: int, players: int) -> tuple[int, ...]:
     """The seats in playing order from ``leader`` (asked for every move: worked out once)."""
-    return tuple((leader + k) % players for k in range(players))
+    order = [leader]
+    while len(order) < players:
+        order.append(next_seat(players, order[-1]))
+    return tuple(order)
 
 
 def validate(state: RoundState) -> None:

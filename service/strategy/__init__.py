@@ -24,8 +24,10 @@ The score of a move is the round's final point margin (the seat's side minus the
 sides) that the strategy expects after it (README, "Move hints", gives every term with its weight):
 
 1. **The race.** Each category still open (cards, diamonds, sevens then sixes, the seven of
-   diamonds) is valued by the chance that the side ends with strictly the most, when every card not
-   yet captured falls to each side alike. A captured card is worth what it changes in those chances:
+   diamonds) is valued by the chance that the side takes its point as the core awards it (strictly
+   the most; under ``ties_to_last_capturer`` a shared top in cards or diamonds goes to the side that
+   captured last so far), when every card not yet captured falls to each side alike. A captured
+   card is worth what it changes in those chances:
    a diamond is worth much when diamonds are 5-4, nothing once one side holds 6 ("count the
    sevens", 000). Sweeps already scored count one point each.
 2. **The reply.** The next player holds ``hand_sizes[next]`` cards drawn from the unseen cards, any

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 
 from service.rules import (
     DECK,
-    HAND_SIZE,
     SEVEN_OF_DIAMONDS,
     Card,
     PlayMove,
@@ -22,6 +21,9 @@ from service.rules import (
     Tally,
     captures_of,
     is_last_play,
+    next_seat,
+    refill_size,
+    table_after,
 )
 
 from .answers import Reason, Scored, ordered
@@ -41,10 +43,10 @@ class Heuristic:
         self.n = k.sides
         self.side = k.side
         self.race = Race(k.rules, self.n, w)
-        self.tallies = Standing.of(k.piles, k.sweeps)
+        self.tallies = Standing.of(k.piles, k.sweeps, k.last_capturer)
         self.before = self.race.parts(self.tallies, self.side)
         self.unseen = k.unseen()
-        self.next_seat = (k.seat + 1) % k.players
+        self.next_seat = next_seat(k.players, k.seat)
         self.next_side = k.rules.profile.side_of(k.players, self.next_seat)
         scores_7d = k.rules.scores("seven_of_diamonds")
         self.keep_seven = w.keep_seven if scores_7d and SEVEN_OF_DIAMONDS in self.unseen else 0.0
@@ -56,12 +58,16 @@ class Heuristic:
         self.classes = sorted(classes.items())
         # Our next play comes right after the next player's only with two players.
         self.follows = k.players == 2 and w.follow > 0
-        base = self.race.value(self.tallies, self.side)
+        # What a card counts for, each alone: valued with our side as the last capturer before and after,
+        # so that the capture that would take it (once, whatever it takes) is not counted in every card.
+        ours = self.tallies.with_last(self.side)
+        self.before_ours = self.race.parts(ours, self.side)  # the parts before a capture of ours
+        base = sum(self.before_ours)
         self.worth: dict[tuple[int, int, int], float] = {}
         for card in DECK:
             key = KIND[card]
             if key not in self.worth:
-                self.worth[key] = self.race.value(self.tallies.add(self.side, (card,), False), self.side) - base
+                self.worth[key] = self.race.value(ours.add(self.side, (card,), False), self.side) - base
         self.sweep_worth = self.race.sweeps
         self.follow_pack = _follow_pack(k.rules.profile.id, values)
         self.one_ply = False  # set by ``quick``: the race and the habits only
@@ -118,14 +124,12 @@ class Heuristic:
         k, w = self.k, self.w
         card, taken, sweep, legal = play
         reasons: list[Reason] = [Reason.SWEEPS] if sweep else []
-        tallies, last = self.tallies, k.last_capturer
+        tallies = self.tallies
         captured: tuple[Card, ...] = ()
         if taken:
             captured = (card, *taken)
-            tallies, last = tallies.add(self.side, captured, sweep), self.side
-            table = tuple(c for c in k.table if c not in taken)
-        else:
-            table = (*k.table, card)
+            tallies = tallies.add(self.side, captured, sweep)
+        table = table_after(k.table, card, taken)
         left = sum(k.hand_sizes) - 1  # cards in the hands after this play
         risk: float | None = None
         parts = self.race.parts(tallies, self.side)
@@ -134,20 +138,21 @@ class Heuristic:
             end = self._round().copy()
             collected = end.move(PlayMove(card, taken), legal).collected
             if collected:
-                tallies = Standing.of(end.piles, end.sweeps)
+                tallies = Standing.of(end.piles, end.sweeps, end.last_capturer)
                 if end.last_capturer == self.side:
                     captured += collected
                 parts = self.race.parts(tallies, self.side)
                 score = sum(parts)
         else:
             if not self.one_ply:
-                h = k.hand_sizes[self.next_seat] if left else HAND_SIZE  # else every hand is dealt 3 more
-                hand = tuple(c for c in k.hand if c is not card) if left else ()
+                dealt = refill_size(k.stock_size, left)  # our play empties every hand: the stock deals
+                h = dealt or k.hand_sizes[self.next_seat]
+                hand = () if dealt else tuple(c for c in k.hand if c is not card)  # the new cards are unseen
                 after_ours = None
                 if is_last_play(k.stock_size, left):  # his play ends the round: the core plays it out
                     after_ours = self._round().copy()
                     after_ours.move(PlayMove(card, taken), legal)
-                reply = self._reply(tallies, last, table, h, left, hand, after_ours)
+                reply = self._reply(tallies, table, h, left, hand, after_ours)
                 score = reply.value
                 risk = reply.sweep_chance
                 if risk > 0:
@@ -161,7 +166,10 @@ class Heuristic:
                 score -= w.lay * worth
                 if worth > self.worth[PLAIN] + 1e-9:
                     reasons.append(Reason.LAYS_SCORING_CARD)
-        gained = [after > before + 1e-9 for after, before in zip(parts, self.before, strict=True)]
+        # What the play gains in each category, against the standing before it with the same last
+        # capturer: taking the last capture (a shared top, under ties_to_last_capturer) is no reason.
+        before = self.before_ours if tallies.last == self.side else self.before
+        gained = [after > was + 1e-9 for after, was in zip(parts, before, strict=True)]
         if gained[0]:
             reasons.append(Reason.TAKES_CARDS)
         if gained[1]:
@@ -182,7 +190,6 @@ class Heuristic:
     def _reply(
         self,
         tallies: Standing,
-        last: int | None,
         table: tuple[Card, ...],
         h: int,
         left: int,
@@ -234,7 +241,7 @@ class Heuristic:
                     if after_ours is not None:  # the core plays his card, the last one of the round
                         end = after_ours.copy()
                         end.move(PlayMove(rep, option), caps)
-                        after = Standing.of(end.piles, end.sweeps)
+                        after = Standing.of(end.piles, end.sweeps, end.last_capturer)
                     elif option:
                         after = tallies.add(them, (rep, *option), sweeps)
                     else:
@@ -250,7 +257,7 @@ class Heuristic:
                     left_kind = table_kind - sum(map(follow_pack, option)) if option else table_kind + follow_pack(rep)
                     next_gain = follows.get(left_kind)
                     if next_gain is None:
-                        rest = tuple(c for c in table if c not in option) if option else (*table, rep)
+                        rest = table_after(table, rep, option)
                         next_gain = follows[left_kind] = self._follow(rest, hand, our_last)
                     ours += next_gain
                 gain = base_me - ours if two else his_gain

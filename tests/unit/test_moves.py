@@ -5,6 +5,7 @@ import pytest
 from service.rules import (
     AmbiguousCapture,
     CaptureKind,
+    Card,
     CardNotHeld,
     DuplicateCard,
     IllegalMove,
@@ -13,6 +14,7 @@ from service.rules import (
     MoveError,
     apply_play,
     legal_captures,
+    table_after,
 )
 
 
@@ -26,6 +28,15 @@ def test_card_without_capture_is_laid_on_the_table() -> None:
     assert codes(result.table) == ["KD", "QS", "AH"]
     assert codes(result.hand) == ["2S"]
     assert result.taken == () and result.captured == () and result.sweep is False
+
+
+def test_table_after_is_the_table_a_play_leaves() -> None:
+    """``table_after`` is what ``apply_play`` leaves on the table: the taken cards go, the others keep
+    their order, and a card that takes nothing is laid last."""
+    table = tuple(Card.parse(c) for c in ["2D", "KC", "6S", "AH"])
+    taken = apply_play("chkobba", table, ["QH"], "QH", ["2D", "6S"]).taken
+    assert codes(table_after(table, Card.parse("QH"), taken)) == ["KC", "AH"]
+    assert codes(table_after(table, Card.parse("5C"), ())) == ["2D", "KC", "6S", "AH", "5C"]
 
 
 def test_laid_card_accepts_an_empty_capture() -> None:

@@ -28,8 +28,10 @@ from service.rules import (
     is_last_play,
     legal_captures,
     legal_moves,
+    next_seat,
     parse_move,
     play,
+    refill_size,
     round_breakdown,
     seeded_deck,
 )
@@ -274,6 +276,15 @@ def test_hands_are_refilled_in_blocks_when_all_are_empty() -> None:
     assert after.stock == cards(*stock[6:])
     assert after.table == cards("AH", "KD")
     assert after.turn == 1 and after.phase is Phase.PLAY
+
+
+def test_next_seat_and_refill_size_say_who_plays_next_and_what_the_stock_deals() -> None:
+    """The engine's own rules, public for the move hints: play goes to the right, seat n-1 is
+    followed by seat 0 (docs/rules.md §2.2); the stock deals each hand 3 once every hand is empty and
+    it still holds cards (§3.5), and nothing otherwise."""
+    assert [next_seat(4, seat) for seat in range(4)] == [1, 2, 3, 0] and next_seat(3, 2) == 0
+    assert refill_size(24, 0) == 3
+    assert refill_size(24, 1) == 0 and refill_size(0, 0) == 0 and refill_size(0, 1) == 0
 
 
 def test_last_play_never_sweeps_and_ends_the_round() -> None:

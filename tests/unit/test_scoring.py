@@ -12,9 +12,12 @@ from service.rules import (
     Rules,
     SideScore,
     Tally,
+    award_most,
+    award_sevens,
     compare_breakdown,
     primiera_total,
     score_round,
+    tie_taker,
 )
 
 CODES = [c.code for c in DECK]
@@ -128,6 +131,19 @@ def test_ties_go_to_the_last_capturer_with_the_option() -> None:
     assert points(scores, "cards") == [0, 1]
     assert points(scores, "diamonds") == [0, 1]
     assert [s.total for s in scores] == [1, 2]
+
+
+def test_the_awards_scoring_makes_are_public_for_the_strategy() -> None:
+    """``award_most``, ``award_sevens`` and ``tie_taker`` are the rules ``score_round`` applies, from
+    each side's values; the move hints' race asks them of every final count it weighs."""
+    assert award_most([21, 19]) == 0 and award_most([12, 14, 14]) is None
+    assert award_most([20, 20], ties_to=1) == 1 and award_most([14, 14, 12], ties_to=2) is None
+    assert award_most([13, 14, 13], ties_to=0) == 1  # a strict majority is no tie
+    assert tie_taker(TIES, 1) == 1 and tie_taker(TIES, None) is None and tie_taker(CRP, 1) is None
+    assert award_sevens([3, 1], [0, 4], True) == 0
+    assert award_sevens([2, 2], [3, 1], True) == 0 and award_sevens([2, 2], [3, 1], False) is None
+    assert award_sevens([2, 2], [2, 2], True) is None
+    assert award_sevens([2, 1, 1], [0, 2, 2], True) == 0 and award_sevens([1, 2, 1], [4, 0, 0], True) == 1
 
 
 def test_ties_go_to_nobody_without_the_option() -> None:
