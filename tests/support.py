@@ -8,16 +8,19 @@ import itertools
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from prometheus_client import multiprocess
 
 # Shared with the benchmarks, which start gunicorn the same way.
 from bench.report import children as children
@@ -361,3 +364,79 @@ def judged_round_by_round(rules: Any, players: int, dealer: int, rounds: Sequenc
         "outcome": final["outcome"],
         "winner": final["winner"],
     }
+
+
+# ---- the image's build context (tests/ops/test_image.py, tests/ops/test_settings.py) ----
+
+
+def _dockerignore_pattern(pattern: str) -> re.Pattern[str]:
+    """A .dockerignore pattern (Go filepath.Match with ``**``), matching a path or any parent of it."""
+    regex = ""
+    for part in re.split(r"(\*\*/?|\*|\?)", pattern.strip("/")):
+        regex += {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part, re.escape(part))
+    regex = regex.replace(re.escape("[cod]"), "[cod]")  # the one character class used
+    return re.compile(rf"{regex}(?:/.*)?")
+
+
+NOT_INSTALLED = """\
+import importlib.metadata
+import sys
+
+sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+_distribution = importlib.metadata.distribution
+
+
+def _without_the_project(name):
+    if name.replace("_", "-").lower() == "chkobba-referee":
+        raise importlib.metadata.PackageNotFoundError(name)
+    return _distribution(name)
+
+
+importlib.metadata.distribution = _without_the_project
+"""
+
+
+def build_context() -> list[str]:
+    """The files `docker build .` sends: the last .dockerignore pattern that matches decides."""
+    rules = []
+    for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            rules.append((line.startswith("!"), _dockerignore_pattern(line.lstrip("!"))))
+    allowed = [p for negated, p in rules if negated]
+    sent = []
+    for top in sorted(ROOT.iterdir()):
+        # Skip whole trees (.git, .venv) that no exception pattern could reach into.
+        if not any(p.match(top.name) or p.pattern.startswith(re.escape(top.name)) for p in allowed):
+            continue
+        for path in [top] if top.is_file() else sorted(top.rglob("*")):
+            relative = path.relative_to(ROOT).as_posix()
+            if path.is_file():
+                included = True
+                for negated, pattern in rules:
+                    if pattern.fullmatch(relative):
+                        included = negated
+                if included:
+                    sent.append(relative)
+    return sent
+
+
+# ---- a worker's own metrics files (tests/api/test_metrics_gunicorn.py, tests/ops/test_settings.py) ----
+
+
+def served_pids(metrics_dir: Path) -> set[int]:
+    """The pids that wrote sample files: a worker writes them when it first counts a request."""
+    if not metrics_dir.is_dir():
+        return set()
+    return {int(m.group(1)) for f in metrics_dir.iterdir() if (m := re.fullmatch(r"\w+?_(\d+)\.db", f.name))}
+
+
+def requests_of_worker(metrics_dir: Path, pid: int) -> Counter:
+    """chkobba_http_requests_total from one worker's own files, by (operation, status)."""
+    files = [str(f) for f in metrics_dir.glob(f"*_{pid}.db")]
+    out: Counter = Counter()
+    for metric in multiprocess.MultiProcessCollector.merge(files, accumulate=True):
+        for sample in metric.samples:
+            if sample.name == "chkobba_http_requests_total":
+                out[sample.labels["operation"], sample.labels["status"]] += sample.value
+    return out

@@ -140,7 +140,7 @@ def test_a_preflight_is_answered_without_the_view_and_counted_as_a_preflight(
     capsys.readouterr()
     response = client.options("/v1/captures", headers={"Origin": ALLOWED, **PREFLIGHT})
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert response.status_code in (200, 204)
+    assert response.status_code == 200  # flask-cors answers a preflight 200, with no body
     assert response.get_data() == b""
     assert response.headers["Access-Control-Allow-Origin"] == ALLOWED
     methods = {m.strip() for m in response.headers["Access-Control-Allow-Methods"].split(",")}

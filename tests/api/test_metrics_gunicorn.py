@@ -16,10 +16,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from ..support import children, clean_environment, free_port, health, running_gunicorn, send
+from ..support import (
+    children,
+    clean_environment,
+    free_port,
+    health,
+    requests_of_worker,
+    running_gunicorn,
+    send,
+    served_pids,
+)
 from .conftest import CANONICAL, deck_starting
 
 pytestmark = pytest.mark.server  # every test here starts gunicorn
@@ -158,24 +166,6 @@ def server(tmp_path):
             "health_polls": health_polls,
             "process": process,
         }
-
-
-def served_pids(metrics_dir: Path) -> set[int]:
-    """The pids that wrote sample files: a worker writes them when it first counts a request."""
-    if not metrics_dir.is_dir():
-        return set()
-    return {int(m.group(1)) for f in metrics_dir.iterdir() if (m := re.fullmatch(r"\w+?_(\d+)\.db", f.name))}
-
-
-def requests_of_worker(metrics_dir: Path, pid: int) -> Counter:
-    """chkobba_http_requests_total from one worker's own files, by (operation, status)."""
-    files = [str(f) for f in metrics_dir.glob(f"*_{pid}.db")]
-    out: Counter = Counter()
-    for metric in multiprocess.MultiProcessCollector.merge(files, accumulate=True):
-        for sample in metric.samples:
-            if sample.name == "chkobba_http_requests_total":
-                out[sample.labels["operation"], sample.labels["status"]] += sample.value
-    return out
 
 
 def worker_pids(log_path: Path) -> set[int]:

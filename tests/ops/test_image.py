@@ -15,61 +15,11 @@ from typing import Any
 
 import pytest
 
+from ..support import NOT_INSTALLED, build_context
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
 CONTINUED = r"(?:[^\n]*\\\n)*[^\n]*"  # an instruction's text, over its continued lines
-
-
-def _pattern(pattern: str) -> re.Pattern[str]:
-    """A .dockerignore pattern (Go filepath.Match with ``**``), matching a path or any parent of it."""
-    regex = ""
-    for part in re.split(r"(\*\*/?|\*|\?)", pattern.strip("/")):
-        regex += {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part, re.escape(part))
-    regex = regex.replace(re.escape("[cod]"), "[cod]")  # the one character class used
-    return re.compile(rf"{regex}(?:/.*)?")
-
-
-NOT_INSTALLED = """\
-import importlib.metadata
-import sys
-
-sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
-_distribution = importlib.metadata.distribution
-
-
-def _without_the_project(name):
-    if name.replace("_", "-").lower() == "chkobba-referee":
-        raise importlib.metadata.PackageNotFoundError(name)
-    return _distribution(name)
-
-
-importlib.metadata.distribution = _without_the_project
-"""
-
-
-def build_context() -> list[str]:
-    """The files `docker build .` sends: the last .dockerignore pattern that matches decides."""
-    rules = []
-    for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            rules.append((line.startswith("!"), _pattern(line.lstrip("!"))))
-    allowed = [p for negated, p in rules if negated]
-    sent = []
-    for top in sorted(ROOT.iterdir()):
-        # Skip whole trees (.git, .venv) that no exception pattern could reach into.
-        if not any(p.match(top.name) or p.pattern.startswith(re.escape(top.name)) for p in allowed):
-            continue
-        for path in [top] if top.is_file() else sorted(top.rglob("*")):
-            relative = path.relative_to(ROOT).as_posix()
-            if path.is_file():
-                included = True
-                for negated, pattern in rules:
-                    if pattern.fullmatch(relative):
-                        included = negated
-                if included:
-                    sent.append(relative)
-    return sent
 
 
 def _instruction(name: str) -> str:

@@ -21,9 +21,18 @@ from service.app import create_app
 from service.ops import settings
 from service.ops.settings import SETTINGS, SettingError, read
 
-from ..api.test_metrics_gunicorn import requests_of_worker, served_pids
-from ..support import ROOT, clean_environment, free_port, running_gunicorn, send, status_of
-from .test_image import NOT_INSTALLED, build_context
+from ..support import (
+    NOT_INSTALLED,
+    ROOT,
+    build_context,
+    clean_environment,
+    free_port,
+    requests_of_worker,
+    running_gunicorn,
+    send,
+    served_pids,
+    status_of,
+)
 
 NAME = re.compile(r"\b((?:CHKOBBA|PROMETHEUS)_[A-Z0-9_]+)\b")
 DECLARED = {s.name for s in SETTINGS}

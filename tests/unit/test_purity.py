@@ -132,3 +132,23 @@ def test_strategy_uses_no_private_name_of_the_rules_core() -> None:
     assert any(used.values())  # the check sees the imports the strategy makes
     offenders = [f"{name}: {imported}" for name, found in used.items() for imported in found if imported not in public]
     assert offenders == []
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared builders live in tests/support.py (and the conftest fixtures): a test module that imports
+    another couples the two, and runs the other's module-level set-up."""
+    tests = pathlib.Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted(tests.rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = (
+                    [node.module or "", *(alias.name for alias in node.names)] if node.level else [node.module or ""]
+                )
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(part.startswith("test_") for name in names for part in name.split(".")):
+                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+    assert found == []
