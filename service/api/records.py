@@ -14,12 +14,12 @@ import string
 from collections.abc import Iterable
 from typing import Any
 
-from service.rules import DECK, Card, CutMove, Event, RoundState, record_json
+from service.rules import DECK, Card, Cut, CutMove, Event, RoundState, record_json
 
 _CHARS = string.digits + string.ascii_lowercase + "ABCD"  # one per card, in DECK's order
 _CARD_OF_CHAR = {char: card.code for char, card in zip(_CHARS, DECK, strict=True)}
-_CUTS = {"keep": "k", "table": "t"}
-_CUT_OF = {v: k for k, v in _CUTS.items()}
+_CUT_CHARS = {cut.value: cut.value[0] for cut in Cut}  # keep: k, table: t
+_CUT_OF_CHAR = {char: cut for cut, char in _CUT_CHARS.items()}
 
 
 def _packed(cards: Iterable[Card]) -> str:
@@ -35,7 +35,7 @@ def with_move(record: dict[str, Any], event: Event) -> dict[str, Any]:
     """The record with one more move: the seat, and the card played with every card it took."""
     move = event.move
     if isinstance(move, CutMove):
-        packed = f"{event.seat}!{_CUTS[move.cut.value]}"
+        packed = f"{event.seat}!{_CUT_CHARS[move.cut.value]}"
     else:
         packed = f"{event.seat}{_CHARS[move.card.index]}{_packed(event.taken)}"
     return {**record, "moves": [*record["moves"], packed]}
@@ -47,7 +47,7 @@ def unpacked(state: RoundState, record: dict[str, Any]) -> dict[str, Any]:
     for packed in record["moves"]:
         seat = int(packed[0])
         if packed[1] == "!":
-            moves.append({"cut": _CUT_OF[packed[2]], "seat": seat})
+            moves.append({"cut": _CUT_OF_CHAR[packed[2]], "seat": seat})
         else:
             card, *taken = (_CARD_OF_CHAR[char] for char in packed[1:])
             moves.append({"card": card, "capture": taken, "seat": seat})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from service.rules import Captures, MoveVerdict, Profile, SideScore
+from service.rules import CATEGORIES, Captures, MoveVerdict, Profile, SideScore
 from service.rules.replay import verdicts_to_json
 
 
@@ -95,7 +95,7 @@ def ruleset_json(profile: Profile) -> dict[str, Any]:
                 "scored": "always" if code in scored else "option" if code in profile.options else "never",
                 "names": dict(profile.category_names.get(code, {})),
             }
-            for code in ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera")
+            for code in CATEGORIES
         ],
         "notes": list(profile.notes),
     }

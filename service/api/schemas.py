@@ -13,14 +13,14 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.ops.problems import CODES
-from service.rules import CATEGORIES, DECK, MAX_ROUNDS, PROFILES, CaptureKind, Cut, Outcome, Phase
+from service.rules import CATEGORIES, DECK, MAX_ROUNDS, PROFILES, CaptureKind, Cut, Outcome, Phase, SumPolicy
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
 from service.rules.replay import CLAIM_VERDICTS, MAX_MOVES
 from service.rules.scoring import MOST_POINTS, TOTALS
 from service.rules.sweeps import MAX_SWEEPS
-from service.strategy import REASONS
+from service.strategy import REASONS, Shortened
 
 from .fields import CardField, CardList, CodedMessage, MoveField, Moves, RulesField, SeedField
 from .loading import Checked
@@ -30,7 +30,13 @@ MAX_HAND = HAND_SIZE
 MAX_CARDS = len(DECK)
 CUTS = [cut.value for cut in Cut]
 CAPTURE_KINDS = [kind.value for kind in CaptureKind]
-SIDES = validate.Length(min=2, max=3)
+# Every profile's players and sides: the bounds of what the schemas take; the core checks each profile's own.
+_PLAYERS = [n for profile in PROFILES.values() for n in profile.players]
+_SIDES = [n for profile in PROFILES.values() for n in profile.side_counts()]
+MIN_PLAYERS, MAX_PLAYERS = min(_PLAYERS), max(_PLAYERS)
+PLAYERS = validate.Range(min=MIN_PLAYERS, max=MAX_PLAYERS)
+SIDES = validate.Length(min=min(_SIDES), max=max(_SIDES))
+SIDE = validate.Range(min=0, max=max(_SIDES) - 1)
 RECEIPT_PATTERN = r"^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$"  # a compact JWS with its payload detached
 
 
@@ -66,7 +72,7 @@ def Cards(*, max_items: int = MAX_CARDS, min_items: int = 0, **kwargs: Any) -> C
 
 
 def Seat(**kwargs: Any) -> StrictInt:  # noqa: N802
-    return StrictInt(validate=validate.Range(min=0, max=3), **kwargs)
+    return StrictInt(validate=validate.Range(min=0, max=MAX_PLAYERS - 1), **kwargs)
 
 
 def Count(most: int, **kwargs: Any) -> StrictInt:  # noqa: N802
@@ -181,14 +187,14 @@ class ScoreLine(Checked):
 class ScoreRequest(Checked):
     rules = RulesField(required=True)
     sides = fields.List(fields.Nested(SideInput), required=True, validate=SIDES)
-    last_capturer = StrictInt(validate=validate.Range(min=0, max=2), allow_none=True)
+    last_capturer = StrictInt(validate=SIDE, allow_none=True)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
     receipt = ReceiptAsked()
 
 
 class DecisionClaim(Checked):
     outcome = fields.String(required=True, validate=validate.OneOf([o.value for o in Outcome]))
-    winner = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
+    winner = StrictInt(required=True, allow_none=True, validate=SIDE)
 
 
 class MatchRequest(Checked):
@@ -204,7 +210,7 @@ VIEWER = {"description": "Sealed answers only: give this seat's view alone, for 
 
 class DealRequest(Checked):
     rules = RulesField(required=True)
-    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True)
     deck = Cards(min_items=MAX_CARDS, metadata={"description": "The deck after shuffling and cutting, top first."})
     seed = SeedField()
@@ -238,17 +244,17 @@ class MoveInput(OneOfFields):
 
 class RoundStateSchema(Checked):
     rules = RulesField(required=True)
-    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True)
     phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     turn = Seat(required=True, allow_none=True)
     # Hand sizes are docs/rules.md §9 matters: the core answers them as bad-state, naming the hand.
-    hands = fields.List(Cards(), required=True, validate=validate.Length(min=2, max=4))
+    hands = fields.List(Cards(), required=True, validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS))
     table = Cards(required=True)
     stock = Cards(required=True)
     piles = fields.List(Cards(), required=True, validate=SIDES)
     sweeps = fields.List(Count(MAX_SWEEPS), required=True, validate=SIDES)
-    last_capturer = StrictInt(required=True, allow_none=True, validate=validate.Range(min=0, max=2))
+    last_capturer = StrictInt(required=True, allow_none=True, validate=SIDE)
 
 
 TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it with sealed: true."}
@@ -280,7 +286,7 @@ class RoundRecord(Checked):
 
     rules = RulesField(metadata={"description": "The match's rules, if given: a round never changes them."})
     players = StrictInt(
-        validate=validate.Range(min=2, max=4),
+        validate=PLAYERS,
         metadata={"description": "The match's players, if given: a round never changes them."},
     )
     dealer = Seat(
@@ -297,7 +303,7 @@ class RoundRecord(Checked):
 
 class ReplayRequest(RoundRecord):
     rules = RulesField(required=True)
-    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True)
     receipt = ReceiptAsked()
 
@@ -310,7 +316,7 @@ class MatchClaim(DecisionClaim):
 
 class MatchReplayRequest(Checked):
     rules = RulesField(required=True)
-    players = StrictInt(required=True, validate=validate.Range(min=2, max=4))
+    players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True, metadata={"description": "The first dealer: who deals round 0."})
     rounds = fields.List(
         fields.Nested(RoundRecord),
@@ -699,7 +705,7 @@ class RulesetOut(Schema):
     sides = fields.List(fields.Integer(), required=True)
     values = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     figures = fields.List(fields.Nested(FigureOut), required=True)
-    sum_policy = fields.String(required=True, validate=validate.OneOf(["any", "most_cards"]))
+    sum_policy = fields.String(required=True, validate=validate.OneOf([policy.value for policy in SumPolicy]))
     face_sums = fields.Boolean(required=True, metadata={"description": "J, Q, K capture sums (by default)."})
     cut_ritual = fields.Boolean(required=True)
     redeal = fields.Nested(RedealOut, required=True, allow_none=True)
@@ -823,7 +829,7 @@ class HintsResponse(Schema):
     shortened_by = fields.String(
         required=True,
         allow_none=True,
-        validate=validate.OneOf(["steps", "time"]),
+        validate=validate.OneOf([reason.value for reason in Shortened]),
         metadata={
             "description": 'null when every move was scored by the whole strategy (README, "Move hints"). Else a '
             "work budget cut the search short, and every move was scored by the race and the habits alone: "

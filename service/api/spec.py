@@ -18,9 +18,10 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask.testing import FlaskClient
 from marshmallow import Schema, fields
 
+from service.ops.limits import MAX_BODY_BYTES
 from service.ops.problems import CODES, MEDIA_TYPE
 from service.rules import DECK, PROFILES, Outcome, Phase
-from service.rules.shuffle import SEED_MAX, SEED_MIN
+from service.rules.shuffle import MAX_SEED_LENGTH, SEED_MAX, SEED_MIN
 
 from .fields import CardList, Moves, Referenced
 from .loading import Checked
@@ -38,16 +39,16 @@ carries everything needed to answer it.
 * Every answer that is not a success is `application/problem+json` (RFC 9457) with a stable
   `code`; validation problems add `errors`, a map from field path to messages; illegal moves add
   `options` (the played card's legal captures) and `legal` (what each hand card may do).
-* Request bodies over 64 KiB are refused with 413.
+* Request bodies over {body_kib} KiB are refused with 413.
 * The rules it applies: [the rules page](rules) (`/rules`; docs/rules.md in the repository). Each
   profile's sheet there is its ruleset's `rules_url`.
 * The portable seeded shuffle and its test vectors: [the seeded shuffle](docs/seeded-shuffle)
   (`/docs/seeded-shuffle`; docs/seeded-shuffle.md in the repository).
-"""
+""".replace("{body_kib}", str(MAX_BODY_BYTES // 1024))
 
 STANDARD_PROBLEMS = {
     "400": "The body is not JSON (`malformed-json`).",
-    "413": "The body is larger than 64 KiB (`body-too-large`).",
+    "413": f"The body is larger than {MAX_BODY_BYTES // 1024} KiB (`body-too-large`).",
     "415": "The body is not `application/json` (`unsupported-media-type`).",
     "422": "The request breaks the contract or the rules; `code` says how, `errors` where.",
 }
@@ -140,7 +141,7 @@ def _components() -> dict[str, dict[str, Any]]:
         f"(`{SEED_MIN}` to `{SEED_MAX}`, the signed 64-bit range of most languages; send larger numbers as strings, "
         'which give the same deck: `"18446744073709551615"`).',
         "oneOf": [
-            {"type": "string", "minLength": 1, "maxLength": 256},
+            {"type": "string", "minLength": 1, "maxLength": MAX_SEED_LENGTH},
             {"type": "integer", "format": "int64", "minimum": SEED_MIN, "maximum": SEED_MAX},
         ],
         "example": "chkobba",

@@ -7,6 +7,8 @@ from typing import Any, NamedTuple
 
 from werkzeug.http import HTTP_STATUS_CODES
 
+from .limits import MAX_BODY_BYTES
+
 PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
 MEDIA_TYPE = "application/problem+json"
 
@@ -31,7 +33,9 @@ CODES: dict[str, Code] = {
     "request-timeout": Code(
         408, "The body came too slowly. Retry on a better connection: every operation is free of side effects."
     ),
-    "body-too-large": Code(413, "The body is over 64 KiB. No valid request is that large: fix the client."),
+    "body-too-large": Code(
+        413, f"The body is over {MAX_BODY_BYTES // 1024} KiB. No valid request is that large: fix the client."
+    ),
     "uri-too-long": Code(414, "The request line is over 2,048 bytes. Fix the client."),
     "unsupported-media-type": Code(
         415, "Send Content-Type: application/json (charset=utf-8 at most), without a content coding."
