@@ -16,15 +16,15 @@ from .encoding import JSONRefused, from_json, to_json
 from .loading import Loader
 from .problems import Problem
 
-LOADERS = {name: Loader(schema) for name, schema in schemas.REQUESTS.items()}
-MEDIA_TYPE = "application/json"
+LOADERS = {name: Loader(schema) for name, schema in schemas.REQUEST_SCHEMAS.items()}
+JSON_MEDIA_TYPE = "application/json"
 
 
 def body(schema: str) -> dict[str, Any]:
     """The request's JSON object, loaded by the named request schema (raises problems)."""
     # The exact media type first: parsing the header costs more than the test.
     content_type = request.environ.get("CONTENT_TYPE")
-    if content_type != MEDIA_TYPE and not _is_json(content_type):
+    if content_type != JSON_MEDIA_TYPE and not _is_json(content_type):
         raise Problem(
             415, "unsupported-media-type", "send the request body as application/json (charset utf-8, if any)"
         )
@@ -47,7 +47,7 @@ def sent() -> Any:
 def _is_json(content_type: str | None) -> bool:
     """``application/json``, with no parameter but ``charset=utf-8``, in any case."""
     media_type, options = parse_options_header(content_type)
-    if media_type.lower() != MEDIA_TYPE:
+    if media_type.lower() != JSON_MEDIA_TYPE:
         return False
     return all(name == "charset" and value.lower() == "utf-8" for name, value in options.items())
 

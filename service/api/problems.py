@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from service.ops import metrics
-from service.ops.problems import HTTP_CODES, HTTP_FALLBACK, MEDIA_TYPE, http_title, problem
+from service.ops.problems import HTTP_CODES, HTTP_FALLBACK, PROBLEM_MEDIA_TYPE, http_title, problem
 from service.rules import Captures, MoveError, RulesError
 
 from .encoding import to_json
@@ -52,7 +52,7 @@ class Problem(Exception):
     def response(self) -> Response:
         title = TITLES.get(self.code) or http_title(self.status)
         body = problem(self.status, self.code, title, self.detail, **self.extra)
-        return Response(to_json(body), status=self.status, content_type=MEDIA_TYPE)  # no charset to add
+        return Response(to_json(body), status=self.status, content_type=PROBLEM_MEDIA_TYPE)  # no charset to add
 
 
 def from_rules_error(exc: RulesError) -> Problem:

@@ -842,7 +842,7 @@ class HintsResponse(Schema):
 
 
 # Every request schema, compiled once: loading is on the hot path of every request.
-REQUESTS = {
+REQUEST_SCHEMAS = {
     name: cls()
     for name, cls in {
         "captures": CapturesRequest,
@@ -870,4 +870,4 @@ WITH_VARIANTS = (
     ViewResponse,
 )
 
-__all__ = ["REQUESTS", "WITH_VARIANTS", "CodedMessage"]
+__all__ = ["REQUEST_SCHEMAS", "WITH_VARIANTS", "CodedMessage"]

@@ -38,7 +38,7 @@ from service.ops.settings import parse_keys as parse_keys
 
 from .encoding import to_json
 
-VERSION = 1
+TOKEN_FORMAT = 1
 HEADER = struct.Struct(">B8sQ")
 NONCE_BYTES = 12
 CLOCK_SKEW_SECONDS = 60
@@ -100,7 +100,7 @@ class Sealer:
 
     def seal(self, state: Mapping[str, Any], *, now: float | None = None) -> str:
         kid = key_id(self.keys[0])
-        header = HEADER.pack(VERSION, kid, int(time.time() if now is None else now))
+        header = HEADER.pack(TOKEN_FORMAT, kid, int(time.time() if now is None else now))
         nonce = secrets.token_bytes(NONCE_BYTES)
         # Not compressed: compression would make the length depend on the hidden cards' order.
         payload = to_json(state)
@@ -125,8 +125,8 @@ class Sealer:
             raw[HEADER.size + NONCE_BYTES :],
         )
         version, kid, issued = HEADER.unpack(header)
-        if version != VERSION:
-            raise _tampered("malformed", f"state_token has version {version}; this service issues {VERSION}")
+        if version != TOKEN_FORMAT:
+            raise _tampered("malformed", f"state_token has version {version}; this service issues {TOKEN_FORMAT}")
         cipher = self._ciphers.get(kid)
         if cipher is None:
             raise _tampered("unknown-key", "state_token was sealed with a key this service does not hold")

@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from marshmallow import Schema, fields
 
 from service.ops.limits import MAX_BODY_BYTES
-from service.ops.problems import CODES, MEDIA_TYPE
+from service.ops.problems import CODES, PROBLEM_MEDIA_TYPE
 from service.rules import DECK, PROFILES, Outcome, Phase
 from service.rules.shuffle import MAX_SEED_LENGTH, SEED_MAX, SEED_MIN
 
@@ -28,7 +28,7 @@ from .loading import Checked
 from .operations import OPERATIONS, Operation
 from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, ProblemOut
 
-VERSION = metadata.version("chkobba-referee")
+PACKAGE_VERSION = metadata.version("chkobba-referee")
 DESCRIPTION = """\
 The reference rules-adjudication service for Chkobba, Tunisia's national card game, and its
 Scopa-family relatives (profiles `chkobba`, `chkobba-crp`, `scopa`). Stateless: every request
@@ -188,7 +188,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
     answering the examples."""
     spec = APISpec(
         title="Chkobba referee",
-        version=VERSION,
+        version=PACKAGE_VERSION,
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
         info={
@@ -268,15 +268,15 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
         problem: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
         if status in ran:
             problem["examples"] = ran[status]
-        responses[status] = {"description": description, "content": {MEDIA_TYPE: problem}}
+        responses[status] = {"description": description, "content": {PROBLEM_MEDIA_TYPE: problem}}
     if not any(status.startswith("4") for status in responses):
         responses["4XX"] = {
             "description": "Refused by the HTTP layer: a request line or headers too long (414, 431), ...",
-            "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
         }
     responses["default"] = {
         "description": "Any other problem (404, 405 with `Allow`, ...).",
-        "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
     unexpected = set(ran) - set(responses)
     if unexpected:

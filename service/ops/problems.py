@@ -10,7 +10,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from .limits import MAX_BODY_BYTES
 
 PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
-MEDIA_TYPE = "application/problem+json"
+PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 
 class Code(NamedTuple):

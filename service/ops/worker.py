@@ -46,7 +46,7 @@ from werkzeug.exceptions import NotImplemented as NotImplementedCoding
 
 from . import metrics, settings
 from .limits import MAX_BODY_BYTES, PROBE_PATHS
-from .problems import HTTP_CODES, MEDIA_TYPE, http_title, problem
+from .problems import HTTP_CODES, PROBLEM_MEDIA_TYPE, http_title, problem
 
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
@@ -335,7 +335,7 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         metrics.observe("unparsed", status, 0.0)
         code = HTTP_CODES[status]
         body = json.dumps(problem(status, code, http_title(status), str(exc)[:200] or http_title(status))).encode()
-        head = f"HTTP/1.1 {status} {http_title(status)}\r\nConnection: close\r\nContent-Type: {MEDIA_TYPE}\r\n"
+        head = f"HTTP/1.1 {status} {http_title(status)}\r\nConnection: close\r\nContent-Type: {PROBLEM_MEDIA_TYPE}\r\n"
         head += f"Content-Length: {len(body)}\r\n\r\n"
         try:
             write_nonblock(client, head.encode("latin-1") + body)

@@ -41,11 +41,11 @@ def outcome(load: Any, body: Any) -> tuple[str, Any]:
 
 
 def test_every_request_schema_has_examples_here() -> None:
-    assert set(EXAMPLES) == set(schemas.REQUESTS)
+    assert set(EXAMPLES) == set(schemas.REQUEST_SCHEMAS)
 
 
 def test_the_short_road_serves_every_request() -> None:
-    assert set(SHORT) == set(schemas.REQUESTS)
+    assert set(SHORT) == set(schemas.REQUEST_SCHEMAS)
     assert all(isinstance(loader.schema, Checked) for loader in LOADERS.values())
 
 
@@ -86,7 +86,7 @@ def test_examples_take_the_short_road(name: str) -> None:
     """Not a fall-back every time: the short road itself loads every example, as Schema.load does."""
     for example in EXAMPLES[name].values():
         body = example["body"]
-        assert LOADERS[name].quick(body) == schemas.REQUESTS[name].load(body)
+        assert LOADERS[name].quick(body) == schemas.REQUEST_SCHEMAS[name].load(body)
 
 
 class Hooked(Schema):
@@ -139,7 +139,7 @@ def test_a_nested_schema_with_hooks_loads_by_its_own_road() -> None:
 def test_examples_load_alike(name: str) -> None:
     for example in EXAMPLES[name].values():
         body = example["body"]
-        assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+        assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUEST_SCHEMAS[name].load, body)
         assert outcome(LOADERS[name].load, body)[0] == "loaded"
 
 
@@ -162,21 +162,21 @@ def test_changed_examples_load_or_fail_alike(name: str, data: st.DataObject) -> 
         body[key] = data.draw(JSON)
     if data.draw(st.booleans()):
         body["unknown"] = data.draw(JSON)
-    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUEST_SCHEMAS[name].load, body)
 
 
 @pytest.mark.parametrize("name", SHORT)
 def test_an_unknown_field_beside_a_valid_body_fails_alike(name: str) -> None:
     for example in EXAMPLES[name].values():
         body = {**example["body"], "unknown": 1}
-        assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+        assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUEST_SCHEMAS[name].load, body)
         assert outcome(LOADERS[name].load, body)[0] == "refused"
 
 
 @pytest.mark.parametrize("name", SHORT)
 @pytest.mark.parametrize("body", [None, [], "body", 3, {"unknown": 1}])
 def test_what_is_not_a_body_fails_alike(name: str, body: Any) -> None:
-    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUEST_SCHEMAS[name].load, body)
     assert outcome(LOADERS[name].load, body)[0] == "refused"
 
 
@@ -200,7 +200,7 @@ def test_deep_changes_load_or_fail_alike(name: str, data: st.DataObject) -> None
         path = data.draw(st.sampled_from(places(body)))
         action = data.draw(st.sampled_from(["replace", "delete", "insert"]))
         body = changed(body, path, action, data.draw(VALUES))
-    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUESTS[name].load, body)
+    assert outcome(LOADERS[name].load, body) == outcome(schemas.REQUEST_SCHEMAS[name].load, body)
 
 
 # ---- a plain state: loaded by its schema, then built without reading its form again ---------------
@@ -306,4 +306,4 @@ def test_the_written_out_state_tests_load_or_fail_as_schema_load(key: str, value
     state = json.loads(json.dumps(ROUND_STATES[3]))
     state[key] = value
     body = {"state": state, "move": {"card": "AD"}}
-    assert outcome(LOADERS["play"].load, body) == outcome(schemas.REQUESTS["play"].load, body)
+    assert outcome(LOADERS["play"].load, body) == outcome(schemas.REQUEST_SCHEMAS["play"].load, body)
