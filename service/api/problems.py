@@ -73,7 +73,8 @@ def from_validation_error(exc: ValidationError) -> Problem:
     coded = [m.code for messages in errors.values() for m in messages if isinstance(m, CodedMessage)]
     code = coded[0] if coded else "validation-error"
     first_path, first = next(iter(errors.items()))
-    detail = f"{first_path}: {first[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
+    others = len({str(m) for messages in errors.values() for m in messages}) - 1  # a duplicate names two paths
+    detail = f"{first_path}: {first[0]}" + (f" (and {others} more)" if others > 0 else "")
     return Problem(422, code, detail, errors={k: [str(m) for m in v] for k, v in errors.items()})
 
 

@@ -321,8 +321,8 @@ def _check_play(state: RoundState) -> None:
     # Every size before `played` is top - 1, every one from it is top (counted in C, not by generators).
     if sizes.count(top - 1) != played or sizes.count(top) != len(sizes) - played:
         raise BadState(
-            "hand sizes must drop by one along the playing order as the seats play "
-            f"(sizes from the leader, seat {state.leader}: {sizes})",
+            "along the playing order from the leader, the seats that have played this hand hold one card fewer "
+            f"than those still to play, so the sizes read n - 1 then n (from seat {state.leader}: {sizes})",
             field="state.hands",
         )
     expected = order[played]

@@ -601,3 +601,13 @@ def test_metrics_text(client):
     text = response.get_data(as_text=True)
     assert 'chkobba_http_requests_total{operation="listRulesets",status="200"}' in text
     assert "chkobba_http_request_duration_seconds_bucket" in text
+
+
+def test_a_card_twice_in_one_list_is_one_problem_at_both_places(client):
+    """docs/rules.md §10.21: both indexes are in errors, and the detail counts it as one problem."""
+    deck = [c for c in CANONICAL]
+    deck[39] = deck[3]
+    body = {"rules": "chkobba", "players": 2, "dealer": 0, "deck": deck, "cut": "keep"}
+    found = problem(client.post("/v1/rounds", json=body), 422, "duplicate-card")
+    assert set(found["errors"]) == {"deck.3", "deck.39"}
+    assert "more)" not in found["detail"], found["detail"]
