@@ -23,7 +23,7 @@ from .round import (
     parse_move,
     round_breakdown,
 )
-from .scoring import Discrepancy, SideScore, compare_breakdown
+from .scoring import Discrepancy, SideScore, check_claim_form, compare_breakdown
 from .state import Phase, RoundState
 from .tuples import new_tuple
 
@@ -187,6 +187,7 @@ class Replay:
         if breakdown is not None:
             found: list[Discrepancy] = compare_breakdown(breakdown, claimed)
             return ClaimVerdict.of(found)
+        check_claim_form(claimed, self.state.sides)
         if self.first_illegal is not None:
             reason = "the record stops at an illegal move before the end of the round, so the round has no score yet"
         elif self.void:

@@ -305,18 +305,25 @@ def _primiera(tallies: Sequence[Tally]) -> int | None:
     return award_most(qualifying)
 
 
-def compare_breakdown(expected: Sequence[SideScore], claimed: Sequence[Mapping[str, Any]]) -> list[Discrepancy]:
-    """One discrepancy per side and category (total included) where the claim differs. A claim
-    must give every category: one that leaves some out is malformed, not a silent agreement."""
-    if len(claimed) != len(expected):
-        raise InvalidCounts(f"the claim covers {len(claimed)} sides; the round has {len(expected)}", field="claimed")
-    found = []
-    for score, claim in zip(expected, claimed, strict=True):
-        if claim.get("side", score.side) != score.side:
+def check_claim_form(claimed: Sequence[Mapping[str, Any]], sides: int) -> None:
+    """A claimed breakdown gives every category of every side, in order (docs/rules.md §10.11):
+    checked whether or not the round can be scored, so a malformed claim is never merely unjudged."""
+    if len(claimed) != sides:
+        raise InvalidCounts(f"the claim covers {len(claimed)} sides; the round has {sides}", field="claimed")
+    for side, claim in enumerate(claimed):
+        if claim.get("side", side) != side:
             raise InvalidCounts("claimed entries must list the sides in order from 0", field="claimed")
         missing = [c for c in CATEGORY_FIELDS if c not in claim]
         if missing:
-            raise InvalidCounts(f"the claim for side {score.side} lacks {', '.join(missing)}", field="claimed")
+            raise InvalidCounts(f"the claim for side {side} lacks {', '.join(missing)}", field="claimed")
+
+
+def compare_breakdown(expected: Sequence[SideScore], claimed: Sequence[Mapping[str, Any]]) -> list[Discrepancy]:
+    """One discrepancy per side and category (total included) where the claim differs. A claim
+    must give every category: one that leaves some out is malformed, not a silent agreement."""
+    check_claim_form(claimed, len(expected))
+    found = []
+    for score, claim in zip(expected, claimed, strict=True):
         for category, value in zip(CATEGORY_FIELDS, _score_values(score)[1:], strict=True):
             if claim[category] != value:
                 found.append(Discrepancy(score.side, category, claim[category], value))

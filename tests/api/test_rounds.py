@@ -704,3 +704,14 @@ def test_replay_rejects_malformed_records(client, rounds):
     assert "deck" in problem(replay(client, **short_deck), 422, "validation-error")["errors"]
     scopa = rounds["scopa-2"]
     assert "cut" in problem(replay(client, **replay_request(scopa, cut="keep")), 422, "not-in-profile")["errors"]
+
+
+def test_a_malformed_claim_is_refused_even_when_it_cannot_be_judged(client, rounds):
+    """docs/rules.md §10.11: a claim of three sides on a two-sided round is inconsistent-counts, as
+    scoreRound says, though the record stops before the round's end."""
+    record = rounds["scopa-2"]
+    three = [*record.breakdown, {**record.breakdown[0], "side": 2}]
+    found = problem(
+        replay(client, **replay_request(record, record.moves[:5], claimed=three)), 422, "inconsistent-counts"
+    )
+    assert "claimed" in found["errors"]
