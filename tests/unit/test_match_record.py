@@ -352,7 +352,9 @@ def test_claims_on_rounds_are_judged_as_replay_round_judges_them():
 
 
 def test_a_claim_on_a_void_deal_cannot_be_judged():
-    rounds = [{**round_record("chkobba", 2, 0, VOID_KINGS, cut="keep"), "claimed": []}]
+    nothing = {"cards": 0, "diamonds": 0, "sevens": 0, "seven_of_diamonds": 0, "sweeps": 0, "primiera": 0, "total": 0}
+    claimed = [{"side": side, **nothing} for side in (0, 1)]  # well formed: a malformed claim is refused
+    rounds = [{**round_record("chkobba", 2, 0, VOID_KINGS, cut="keep"), "claimed": claimed}]
     result = replay_match("chkobba", 2, 0, rounds)
     claim = result.rounds[0].claim
     assert claim is not None and claim.verdict == "cannot-be-judged" and claim.valid is None
