@@ -8,12 +8,14 @@ drawing what the API says is the page's whole job.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from ..support import match_record
 from .conftest import DESKTOP, PHONE
 
 CANONICAL = [rank + suit for suit in "DHSC" for rank in ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")]
@@ -51,7 +53,8 @@ def test_a_record_with_an_illegal_move_shows_that_move_and_the_legal_options(ope
     page = ready(open_page("/referee?lang=en"))
     expect(page.locator("#profile")).to_have_value("chkobba")
     expect(page.locator("#players")).to_have_value("2")
-    page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))  # rules and players: the pickers'
+    # Rules and players: the pickers'.
+    page.get_by_label("Record of a round or a match (JSON)").fill(json.dumps(ILLEGAL_RECORD))
     page.get_by_role("button", name="Check the record").click()
 
     expect(page.locator("#verdict .summary")).to_have_text(
@@ -196,7 +199,7 @@ def test_a_complete_round_shows_the_breakdown_with_local_names_and_the_match_dec
 
 def test_a_record_that_is_not_json_or_breaks_the_contract_is_explained(open_page) -> None:
     page = ready(open_page("/referee?lang=fr"))
-    record = page.get_by_label("Relevé de la manche (JSON)")
+    record = page.get_by_label("Relevé d'une manche ou d'un match (JSON)")
     record.fill('{"dealer": 0,')
     page.get_by_role("button", name="Vérifier le relevé").click()
     expect(page.locator("#review-status")).to_contain_text("Le relevé n'est pas du JSON valide")
@@ -287,7 +290,7 @@ def test_an_illegal_capture_built_with_the_keyboard_shows_the_legal_option_in_ar
 
 def test_the_language_switch_translates_everything_and_mirrors_arabic(open_page, screenshots) -> None:
     page = ready(open_page("/referee?lang=en"))
-    page.get_by_label("Round record (JSON)").fill(json.dumps(ILLEGAL_RECORD))
+    page.get_by_label("Record of a round or a match (JSON)").fill(json.dumps(ILLEGAL_RECORD))
     page.get_by_role("button", name="Check the record").click()
     expect(page.locator(".move.first-illegal .reason")).to_have_text("a card of the same value had to be taken")
 
@@ -596,3 +599,229 @@ def test_a_record_that_breaks_the_contract_names_each_field_once_in_the_page_lan
     expect(block.locator("li", has=page.locator("code", has_text="moves"))).to_contain_text(says["not_list"])
     expect(block.locator("li", has=page.locator("code", has_text="referee"))).to_contain_text(says["unknown"])
     no_sideways_scroll(page)
+
+
+# ---- a whole match (replayMatch, docs/rules.md §10.23) ---------------------------------------------------
+# Real matches of scopa to 11, played with the rules core from seeded deals (tests/support.py
+# match_record): "console-17" takes four rounds (3-1, 6-1, 7-2, 11-3: side 0 wins), "console-9" three
+# (5-0, 9-0, 11-2), and its third round has a capture at index 18 (the queen of clubs takes the queen
+# of hearts) which, laid instead, is illegal: capture is mandatory (§4.3).
+
+SCOPA_11 = {"profile": "scopa", "options": {"target": 11}}
+
+
+def scopa_match(prefix: str) -> dict[str, Any]:
+    return match_record(SCOPA_11, 2, 0, [f"{prefix}-{i}" for i in range(40)])
+
+
+def illegal_late_match() -> dict[str, Any]:
+    record = scopa_match("console-9")
+    moves = record["rounds"][2]["moves"]
+    assert moves[18] == {"card": "QC", "capture": ["QH"]}, moves[18]
+    moves[18] = {"card": "QC", "capture": []}
+    return record
+
+
+MATCH_SAYS = {
+    "en": {
+        "check": "Check the record",
+        "ok": "Every move is legal, every round was dealt by the right seat, and the match is decided.",
+        "won": "Side 0 wins the match.",
+        "final": "Final scores: Side 0: 11, Side 1: 3",
+        "right": "The claimed result is right.",
+        "settebello": "settebello",
+        "illegal": "Round 3, move 19 (round 2, move 18 in the API) is illegal: capture is mandatory.",
+        "go": "Go to round 3, move 19 (round 2, move 18 in the API)",
+        "unjudged_illegal": "The claim cannot be judged: the record stops at an illegal move",
+    },
+    "fr": {
+        "check": "Vérifier le relevé",
+        "ok": "Tous les coups sont réguliers, chaque manche a été donnée par le bon joueur, et le match est décidé.",
+        "won": "Le camp 0 gagne le match.",
+        "final": "Scores finals : Camp 0 : 11, Camp 1 : 3",
+        "right": "Le résultat annoncé est exact.",
+        "settebello": "settebello",
+        "illegal": "Manche 3, coup 19 (manche 2, coup 18 dans l'API) : irrégulier, la prise est obligatoire.",
+        "go": "Aller à la manche 3, coup 19 (manche 2, coup 18 dans l'API)",
+        "unjudged_illegal": "L'annonce ne peut pas être jugée : le relevé s'arrête sur un coup irrégulier",
+    },
+    "ar": {
+        "check": "تحقّق من السجلّ",
+        "ok": "كل الحركات قانونية، وكل جولة وزّعها اللاعب الصحيح، والمباراة محسومة.",
+        "won": "الفريق 0 يفوز بالمباراة.",
+        "final": "النتيجة النهائية: الفريق 0: 11، الفريق 1: 3",
+        "right": "النتيجة المُعلَنة صحيحة.",
+        "settebello": "السبتوبيلو",
+        "illegal": "الجولة 3، الحركة 19 (الجولة 2، الحركة 18 في الواجهة البرمجية) غير قانونية: الأخذ إلزامي.",
+        "go": "انتقل إلى الجولة 3، الحركة 19 (الجولة 2، الحركة 18 في الواجهة البرمجية)",
+        "unjudged_illegal": "لا يمكن الحكم على الإعلان: السجلّ يتوقّف عند حركة غير قانونية",
+    },
+}
+
+
+def check_match(page: Page, lang: str, record: dict[str, Any]) -> None:
+    page.locator("#record").fill(json.dumps(record))
+    page.get_by_role("button", name=MATCH_SAYS[lang]["check"]).click()
+    expect(page.locator("#verdict")).to_be_visible()
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("fr", DESKTOP), ("ar", PHONE)])
+def test_a_match_record_shows_each_round_the_running_scores_the_decisions_and_the_result(
+    open_page, screenshots, service, lang: str, viewport: dict[str, int]
+) -> None:
+    says = MATCH_SAYS[lang]
+    record = {**scopa_match("console-17"), "claimed": {"outcome": "won", "winner": 0, "scores": [11, 3]}}
+    status, replay = service.call("POST", "/v1/matches/replay", record)
+    assert status == 200 and replay["valid"] and replay["complete"], replay
+    assert (replay["outcome"], replay["winner"], replay["scores"]) == ("won", 0, [11, 3]), replay
+    assert [r["scores"] for r in replay["rounds"]] == [[3, 1], [6, 1], [7, 2], [11, 3]]
+
+    page = ready(open_page(f"/referee?lang={lang}", viewport=viewport))
+    check_match(page, lang, record)
+    expect(page.locator("#verdict-heading")).to_be_focused()
+    expect(page.locator("#verdict")).to_have_class("verdict ok")
+    expect(page.locator("#verdict .summary")).to_have_text(says["ok"])
+    expect(page.locator("#profile")).to_have_value("scopa")  # the record's own rules, shown in the pickers
+
+    # Each round: its number and index, its dealer check, its moves, its breakdown, the match after it.
+    rounds = page.locator("section.match-round")
+    expect(rounds).to_have_count(len(replay["rounds"]))
+    running = page.locator("table.running")
+    for judged in replay["rounds"]:
+        i = judged["index"]
+        section = page.locator(f"#round-{i}")
+        expect(section.locator("h3 .round-index")).to_contain_text(str(i))
+        expect(section.locator("h3")).to_contain_text(str(i + 1))
+        expect(section.locator(".dealer")).to_have_class("dealer ok")
+        expect(section.locator(".dealer")).to_contain_text(str(judged["dealer"]["given"]))
+        expect(section.locator(".move")).to_have_count(len(judged["moves"]))
+        expect(section.locator(".move.legal")).to_have_count(len(judged["moves"]))
+        totals = [line["total"] for line in judged["breakdown"]]
+        expect(section.locator("table.breakdown tr.total td")).to_have_text([str(t) for t in totals])
+        expect(section.locator('th[data-category="seven_of_diamonds"] .local')).to_have_text(says["settebello"])
+        decision = section.locator(".round-decision")
+        expect(decision.locator(".round-scores")).to_contain_text(str(judged["scores"][0]))
+        expect(decision.locator(".outcome")).to_have_attribute("data-outcome", judged["decision"]["outcome"])
+        row = running.locator(f'tr[data-round="{i}"]')
+        expect(row.locator("td:not(.row-decision)")).to_have_text(
+            [f"{score} (+{points})" for score, points in zip(judged["scores"], totals, strict=True)]
+        )
+        expect(row.locator("td.row-decision")).to_have_attribute("data-outcome", judged["decision"]["outcome"])
+    expect(page.locator("#round-3 .round-decision .outcome")).to_have_text(says["won"])
+
+    # The final result, and the claimed result's verdict.
+    result = page.locator("#match-result")
+    expect(result.locator(".outcome")).to_have_attribute("data-outcome", "won")
+    expect(result.locator(".outcome")).to_have_text(says["won"])
+    expect(result.locator(".final-scores")).to_have_text(says["final"])
+    claim = page.locator("#match-claim")
+    expect(claim).to_have_class("claim match-claim ok")
+    expect(claim).to_have_text(re.compile(re.escape(says["right"])))
+    if viewport == PHONE:
+        no_sideways_scroll(page)
+    screenshots(page, f"referee-match-{lang}-{'phone' if viewport == PHONE else 'desktop'}")
+
+
+@LANGS
+def test_on_a_phone_the_match_verdict_links_to_the_first_illegal_move(
+    open_page, screenshots, service, lang: str
+) -> None:
+    says = MATCH_SAYS[lang]
+    record = {**illegal_late_match(), "claimed": {"outcome": "won", "winner": 0}}
+    status, replay = service.call("POST", "/v1/matches/replay", record)
+    assert status == 200 and replay["first_illegal"] == {"round": 2, "move": 18}, replay
+    assert replay["rounds"][2]["moves"][18]["code"] == "illegal-move"
+    assert replay["claim"]["verdict"] == "cannot-be-judged", replay["claim"]
+
+    page = ready(open_page(f"/referee?lang={lang}", viewport=PHONE))
+    check_match(page, lang, record)
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_class("verdict bad")
+    expect(verdict.locator(".summary")).to_have_text(says["illegal"])
+    # Laid while the queen of hearts lay there: a match first (§4.1), and capture is mandatory (§4.3).
+    expect(verdict.locator(".why .cite a")).to_have_text(["§4.1", "§4.3"])
+    expect(page.locator("section.match-round")).to_have_count(3)  # the judging stops at the illegal move
+    expect(page.locator("#round-2 .position")).to_be_visible()
+    claim = page.locator("#match-claim")
+    expect(claim).to_have_class("claim match-claim unjudged")
+    expect(claim).to_contain_text(says["unjudged_illegal"])
+
+    move = page.locator("#round-2-move-18")
+    expect(move).to_have_class(re.compile(r"\bfirst-illegal\b"))
+    expect(move).not_to_be_in_viewport()
+    verdict.get_by_role("link", name=says["go"]).click()
+    expect(move).to_be_in_viewport()
+    expect(move).to_be_focused()
+    no_sideways_scroll(page)
+    screenshots(page, f"referee-match-jump-{lang}-phone")
+
+    # Folded away by the reader, the round's moves open again for the link.
+    page.locator("#round-2 details.moves-section > summary").click()
+    expect(move).to_be_hidden()
+    page.locator("#verdict-heading").scroll_into_view_if_needed()
+    verdict.get_by_role("link", name=says["go"]).click()
+    expect(move).to_be_in_viewport()
+    expect(move).to_be_focused()
+
+
+def test_a_claimed_wrong_match_result_is_wrong_with_its_discrepancies(open_page, service) -> None:
+    record = {**scopa_match("console-17"), "claimed": {"outcome": "won", "winner": 1, "scores": [11, 4]}}
+    status, replay = service.call("POST", "/v1/matches/replay", record)
+    assert status == 200 and replay["claim"] == {
+        "verdict": "wrong",
+        "valid": False,
+        "discrepancies": [
+            {"field": "winner", "claimed": 1, "expected": 0},
+            {"field": "scores.1", "claimed": 4, "expected": 3},
+        ],
+    }, replay["claim"]
+
+    page = ready(open_page("/referee?lang=en"))
+    check_match(page, "en", record)
+    claim = page.locator("#match-claim")
+    expect(claim).to_have_class("claim match-claim bad")
+    expect(claim).to_contain_text("The claimed result is wrong:")
+    expect(claim.locator("li")).to_have_text(
+        ["the winner: claimed side 1, should be side 0", "the score of side 1: claimed 4, should be 3"]
+    )
+    expect(page.locator("#verdict")).to_have_class("verdict ok")  # the record is right; the claim is not
+
+
+def test_a_match_record_that_stops_early_cannot_judge_the_claim(open_page, service) -> None:
+    record = scopa_match("console-17")
+    record["rounds"] = record["rounds"][:3]
+    record["rounds"][2]["moves"] = record["rounds"][2]["moves"][:7]
+    record["claimed"] = {"outcome": "won", "winner": 0}
+    status, replay = service.call("POST", "/v1/matches/replay", record)
+    assert status == 200 and replay["complete"] is False and replay["outcome"] == "continue", replay
+    assert replay["claim"]["verdict"] == "cannot-be-judged" and replay["first_illegal"] is None, replay["claim"]
+
+    page = ready(open_page("/referee?lang=fr"))
+    check_match(page, "fr", record)
+    expect(page.locator("#verdict .summary")).to_have_text(
+        "Tous les coups sont réguliers et chaque manche a été donnée par le bon joueur, "
+        "mais le relevé s'arrête avant que le match soit décidé."
+    )
+    claim = page.locator("#match-claim")
+    expect(claim).to_have_class("claim match-claim unjudged")
+    expect(claim).to_contain_text(
+        "L'annonce ne peut pas être jugée : le relevé s'arrête avant que le match soit décidé."
+    )
+    expect(claim).not_to_contain_text("faux :")
+    expect(page.locator("#round-2 .stops")).to_have_text("Le relevé s'arrête avant la fin de cette manche.")
+    expect(page.locator('table.running tr[data-round="2"] td.row-decision')).to_have_text("incomplète")
+    expect(page.locator("#match-result .outcome")).to_have_attribute("data-outcome", "continue")
+    expect(page.locator("#match-result .final-scores")).to_contain_text("Camp 0 : 6, Camp 1 : 1")
+
+
+def test_the_example_match_is_one_click_away(open_page, service) -> None:
+    page = ready(open_page("/referee?lang=en"))
+    page.locator('[data-example="match"]').click()
+    record = json.loads(page.locator("#record").input_value())
+    assert record["rules"] == SCOPA_11 and len(record["rounds"]) == 3
+    status, replay = service.call("POST", "/v1/matches/replay", record)
+    assert status == 200 and replay["valid"] and replay["claim"]["verdict"] == "right", replay
+    page.get_by_role("button", name="Check the record").click()
+    expect(page.locator("section.match-round")).to_have_count(3)
+    expect(page.locator("#match-claim")).to_have_class("claim match-claim ok")
+    expect(page.locator("#match-result .final-scores")).to_have_text("Final scores: Side 0: 11, Side 1: 2")

@@ -396,6 +396,10 @@ async function review(event) {
   }
   $("check").disabled = true;
   setStatus("review-status", tr("checking"), "busy");
+  if ("rounds" in body) {
+    await reviewMatch(body, notes);
+    return;
+  }
   const replay = await api("POST", "v1/rounds/replay", body);
   let decision = null;
   const profileId = typeof body.rules === "string" ? body.rules : body.rules?.profile;
@@ -421,11 +425,40 @@ async function review(event) {
   heading?.focus();
 }
 
+// A match record (it has `rounds`): replayMatch judges it whole (docs/rules.md §10.23). Its answer
+// leaves out each round's final state, so the round with the first illegal move is asked of
+// replayRound too, as it was dealt: the position the move was made in explains the verdict.
+async function reviewMatch(body, notes) {
+  if ([...$("scores-fields").querySelectorAll("input")].some((i) => i.value.trim() !== "")) {
+    notes.push({ key: "scoresNotForMatch" });
+  }
+  const replay = await api("POST", "v1/matches/replay", body);
+  const profileId = typeof body.rules === "string" ? body.rules : body.rules?.profile;
+  const rs = replay.ok ? await ruleset(profileId) : null;
+  let illegalRound = null;
+  const stop = replay.ok ? replay.data.first_illegal : null;
+  if (stop && Array.isArray(body.rounds) && body.rounds[stop.round]) {
+    const { claimed: _claimed, ...recorded } = body.rounds[stop.round];
+    const dealer = replay.data.rounds[stop.round].dealer.given;
+    const res = await api("POST", "v1/rounds/replay", { ...recorded, rules: body.rules, players: body.players, dealer });
+    if (res.ok) illegalRound = res.data;
+  }
+  $("check").disabled = false;
+  setStatus("review-status", "");
+  app.review = { kind: "match", body, ruleset: rs, replay, illegalRound, notes };
+  renderReview();
+  $("review-result").querySelector("h3")?.focus();
+}
+
 function renderReview() {
   const holder = $("review-result");
   holder.replaceChildren();
   const review = app.review;
   if (!review) return;
+  if (review.kind === "match") {
+    renderMatchReview(holder, review);
+    return;
+  }
   const { body, replay, decision, notes } = review;
   for (const note of notes) holder.append(el("p", { class: "note", text: tr(note.key, note.params) }));
   if (!replay.ok) {
@@ -488,6 +521,8 @@ function jumpLink(id, text) {
     const target = $(id);
     if (!target) return;
     event.preventDefault();
+    const folded = target.closest("details");
+    if (folded) folded.open = true; // a match's round folds its moves away
     target.scrollIntoView({ block: "start" });
     target.focus({ preventScroll: true });
   });
@@ -499,15 +534,19 @@ function sweepName(rs) {
   return localName(names) || tr("sweep");
 }
 
-function renderMoves(data, ctx, players, explained) {
-  const recorded = Array.isArray(app.review?.body?.moves) ? app.review.body.moves : [];
+// The moves of a round. In a match, `round` gives the round's recorded moves and its index, which
+// the moves' ids carry (round-2-move-18), and the list folds away under a summary.
+function renderMoves(data, ctx, players, explained, round = null) {
+  const moves = round ? round.record?.moves : app.review?.body?.moves;
+  const recorded = Array.isArray(moves) ? moves : [];
+  const moveId = (index) => (round ? `round-${round.index}-move-${index}` : `move-${index}`);
   const list = el("ol", { class: "moves" });
   for (const move of data.moves) {
     const illegal = move.verdict === "illegal";
     const first = move.index === data.first_illegal;
     const item = el("li", {
       class: `move ${illegal ? "illegal" : "legal"}${first ? " first-illegal" : ""}`,
-      id: `move-${move.index}`,
+      id: moveId(move.index),
       tabindex: first ? "-1" : null, // the verdict's link moves the focus here
       "data-index": move.index,
       "aria-current": first ? "step" : null,
@@ -542,12 +581,20 @@ function renderMoves(data, ctx, players, explained) {
     }
     item.append(el("div", { class: "move-line" }, head, what));
     if (illegal) {
-      const why = explained || whyIllegal(move, recorded[move.index], data.state, ctx);
+      const why = (first && explained) || whyIllegal(move, recorded[move.index], data.state, ctx);
       item.append(el("p", { class: "reason" }, el("strong", { text: why.short })), whyParagraph(why));
       if (move.reason) item.append(serviceWords(move.reason));
       if (first) item.append(renderLegal(move, ctx), el("p", { class: "jump" }, jumpLink("verdict-heading", tr("backToVerdict"))));
     }
     list.append(item);
+  }
+  if (round) {
+    return el(
+      "details",
+      { class: "moves-section", open: round.open },
+      el("summary", { text: tr("roundMoves", { n: data.moves.length }) }),
+      list,
+    );
   }
   return el(
     "section",
@@ -607,7 +654,7 @@ function whyIllegal(move, recorded, at, ctx) {
   const entry = (move.legal || []).find((e) => e.card === move.card);
   switch (move.code) {
     case "illegal-move":
-      return whyNotThisCapture(move.card, claimOf(recorded), at?.table || [], entry, ctx);
+      return whyNotThisCapture(move.card, claimOf(recorded), at?.table, entry, ctx);
     case "ambiguous-capture":
       return said("ambiguous", "ambiguous", ["4.1", "4.2"], { card, options: optionsPhrase(entry?.options || [], ctx) });
     case "card-not-held": {
@@ -641,7 +688,7 @@ function whyNotThisCapture(code, claim, table, entry, ctx) {
     if (kind === "match") return said("mandatory", "mandatoryMatch", ["4.1", "4.3"], params);
     return said("mandatory", "mandatorySum", ["4.2", "4.3"], params);
   }
-  const missing = claim.filter((c) => !table.includes(c));
+  const missing = table ? claim.filter((c) => !table.includes(c)) : []; // no position: nothing to say
   if (missing.length) return said("notOnTable", "notOnTable", [], { cards: listAnd(app.lang, missing.map(ctx.phrase)) });
   if (kind === "match") return said("matchFirst", "matchFirst", ["4.1"], params);
   const value = entry?.value ?? ctx.value(code);
@@ -714,7 +761,7 @@ function optionsList(entries, ctx) {
   return list;
 }
 
-function renderPosition(data, ctx) {
+function renderPosition(data, ctx, level = "h3") {
   const state = data.state;
   let title;
   if (data.first_illegal !== null && data.first_illegal !== undefined) {
@@ -722,7 +769,7 @@ function renderPosition(data, ctx) {
   } else {
     title = tr(data.complete ? "positionAtEnd" : "positionStopped");
   }
-  const section = el("section", { class: "position" }, el("h3", { text: title }));
+  const section = el("section", { class: "position" }, el(level, { text: title }));
   section.append(
     el("h4", { text: tr("table") }),
     state.table.length ? cardRow(state.table, ctx, { label: tr("table") }) : el("p", { text: tr("emptyTable") }),
@@ -772,8 +819,8 @@ function categoryHeader(category) {
   return cell;
 }
 
-function renderBreakdown(data, rs) {
-  const section = el("section", { class: "score" }, el("h3", { text: tr("score") }));
+function renderBreakdown(data, rs, level = "h3") {
+  const section = el("section", { class: "score" }, el(level, { text: tr("score") }));
   if (!data.breakdown) {
     section.append(el("p", { class: "muted", text: tr("noScore") }));
     return section;
@@ -815,12 +862,12 @@ function categoryLabel(code, rs) {
 // A claim's verdict (docs/rules.md §10.14): right, wrong, or cannot-be-judged, which is never shown as wrong.
 const CLAIM_TONES = { right: "ok", wrong: "bad", "cannot-be-judged": "unjudged" };
 
-function renderClaim(claim, rs) {
-  const section = el("section", { class: `claim ${CLAIM_TONES[claim.verdict]}` }, el("h3", { text: tr("claim") }));
+function renderClaim(claim, rs, level = "h3", voidDeal = false) {
+  const section = el("section", { class: `claim ${CLAIM_TONES[claim.verdict]}` }, el(level, { text: tr("claim") }));
   if (claim.verdict === "right") {
     section.append(el("p", { text: tr("claimValid") }));
   } else if (claim.verdict === "cannot-be-judged") {
-    section.append(el("p", { text: tr("claimUnjudged") }));
+    section.append(el("p", { text: tr(voidDeal ? "claimUnjudgedVoid" : "claimUnjudged") }));
   } else {
     section.append(el("p", { text: tr("claimInvalid") }));
     const list = el("ul");
@@ -844,6 +891,209 @@ function renderDecision(decision) {
     el("p", { class: "outcome", "data-outcome": data.outcome, text: tr(`outcome_${data.outcome}`, { n: data.winner }) }),
     el("p", { text: tr("scoresAfter", { scores: listText(app.lang, scores) }) }),
   );
+  return section;
+}
+
+// ---- a whole match (replayMatch) ---------------------------------------------------------------
+
+// Rounds and moves are numbered from 1, each beside its index in the API (first_illegal counts from 0).
+function matchMoveNumber(at) {
+  return { r: at.round + 1, ri: at.round, n: at.move + 1, i: at.move };
+}
+
+function recordedRound(body, index) {
+  const round = Array.isArray(body.rounds) ? body.rounds[index] : null;
+  return round && typeof round === "object" ? round : {};
+}
+
+function scoresText(scores) {
+  return listText(
+    app.lang,
+    scores.map((score, side) => tr("sideScore", { side: tr("side", { n: side }), score })),
+  );
+}
+
+function renderMatchReview(holder, review) {
+  const { body, replay, notes, illegalRound } = review;
+  for (const note of notes) holder.append(el("p", { class: "note", text: tr(note.key, note.params) }));
+  if (!replay.ok) {
+    holder.append(problemBlock(replay));
+    return;
+  }
+  const data = replay.data;
+  const ctx = cardContext(review.ruleset);
+  const players = body.players;
+  const stop = data.first_illegal ?? null;
+
+  const verdict = el(
+    "section",
+    { class: `verdict ${data.valid ? "ok" : "bad"}`, "aria-labelledby": "verdict-heading", id: "verdict" },
+    el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
+  );
+  let explained = null;
+  const wrongDealers = data.rounds.filter((round) => !round.dealer.valid);
+  if (stop) {
+    const bad = data.rounds[stop.round].moves[stop.move];
+    const recorded = recordedRound(body, stop.round).moves?.[stop.move] || {};
+    explained = whyIllegal(bad, recorded, illegalRound?.state, ctx);
+    const at = matchMoveNumber(stop);
+    verdict.append(
+      el("p", { class: "summary", text: tr("matchIllegalAt", { ...at, reason: explained.short }) }),
+      el("p", { class: "what", text: whatItDid(bad, recorded, ctx, players) }),
+      whyParagraph(explained),
+      el("p", { class: "jump first-illegal-link" }, jumpLink(`round-${stop.round}-move-${stop.move}`, tr("matchGoToMove", at))),
+    );
+  } else if (wrongDealers.length) {
+    verdict.append(el("p", { class: "summary", text: tr("matchLegalDealers") }));
+  } else {
+    verdict.append(el("p", { class: "summary", text: tr(data.complete ? "matchOk" : "matchOkIncomplete") }));
+  }
+  if (wrongDealers.length) {
+    const list = el("ul", { class: "dealer-faults" });
+    for (const round of wrongDealers) {
+      const params = { r: round.index + 1, ri: round.index, ...round.dealer };
+      list.append(el("li", {}, jumpLink(`round-${round.index}-heading`, tr("matchWrongDealer", params))));
+    }
+    verdict.append(list);
+  }
+  holder.append(verdict);
+
+  holder.append(renderMatchResult(data));
+  if (data.claim) holder.append(renderMatchClaim(data.claim, stop));
+  holder.append(renderRunningScores(data));
+  holder.append(el("p", { class: "hint numbering", text: tr("matchNumbering") }));
+  for (const round of data.rounds) {
+    const illegalHere = stop && stop.round === round.index;
+    holder.append(renderMatchRound(round, body, ctx, players, illegalHere ? { explained, illegalRound } : null));
+  }
+}
+
+function renderMatchResult(data) {
+  const section = el(
+    "section",
+    { class: "decision match-result", id: "match-result", "aria-labelledby": "match-result-heading" },
+    el("h3", { id: "match-result-heading", text: tr("matchResult") }),
+    el("p", { class: "outcome", "data-outcome": data.outcome, text: tr(`outcome_${data.outcome}`, { n: data.winner }) }),
+    el("p", { class: "final-scores", text: tr(data.complete ? "matchFinal" : "matchStopsEarly", { scores: scoresText(data.scores) }) }),
+  );
+  return section;
+}
+
+// A claimed result's verdict (docs/rules.md §10.23), as a round's claim: cannot-be-judged is never wrong.
+function renderMatchClaim(claim, stop) {
+  const section = el(
+    "section",
+    { class: `claim match-claim ${CLAIM_TONES[claim.verdict]}`, id: "match-claim", "data-verdict": claim.verdict },
+    el("h3", { text: tr("matchClaim") }),
+  );
+  if (claim.verdict === "right") {
+    section.append(el("p", { text: tr("matchClaimRight") }));
+  } else if (claim.verdict === "cannot-be-judged") {
+    section.append(el("p", { text: tr(stop ? "matchClaimUnjudgedIllegal" : "matchClaimUnjudgedEarly") }));
+    if (claim.reason) section.append(serviceWords(claim.reason));
+  } else {
+    section.append(el("p", { text: tr("matchClaimWrong") }));
+    const list = el("ul", { class: "discrepancies" });
+    for (const d of claim.discrepancies) {
+      list.append(el("li", { "data-field": d.field, text: matchDiscrepancy(d) }));
+    }
+    section.append(list);
+  }
+  return section;
+}
+
+function matchDiscrepancy(d) {
+  const word = (value) => {
+    if (d.field === "outcome") return tr(`word_${value}`);
+    if (d.field === "winner") return value === null ? tr("word_none") : tr("word_sideN", { n: value });
+    return String(value);
+  };
+  const side = /^scores\.(\d)$/.exec(d.field);
+  const field = side ? tr("field_scores", { n: side[1] }) : tr(`field_${d.field}`);
+  return tr("matchDiscrepancy", { field, claimed: word(d.claimed), expected: word(d.expected) });
+}
+
+// The running scores: after each round, each side's score (with the round's points) and the decision.
+function renderRunningScores(data) {
+  const sides = data.scores.length;
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col", text: tr("colRound") }),
+    Array.from({ length: sides }, (_, side) => el("th", { scope: "col", text: tr("side", { n: side }) })),
+    el("th", { scope: "col", text: tr("colDecision") }),
+  );
+  const rows = data.rounds.map((round) => {
+    const cells = round.scores.map((score, side) => {
+      const points = round.breakdown?.[side]?.total;
+      return el("td", { text: points === undefined ? String(score) : tr("rowPoints", { score, points }) });
+    });
+    let decision;
+    if (round.void) decision = tr("rowVoid");
+    else if (!round.decision) decision = tr("rowIncomplete");
+    else decision = tr(`outcome_${round.decision.outcome}`, { n: round.decision.winner });
+    return el(
+      "tr",
+      { "data-round": round.index, class: round.valid ? null : "invalid" },
+      el("th", { scope: "row" }, jumpLink(`round-${round.index}-heading`, tr("roundHeading", { r: round.index + 1 }))),
+      cells,
+      el("td", { class: "row-decision", "data-outcome": round.decision?.outcome ?? null, text: decision }),
+    );
+  });
+  const table = el(
+    "table",
+    { class: "breakdown running" },
+    el("caption", { text: tr("runningCaption") }),
+    el("thead", {}, head),
+    el("tbody", {}, rows),
+  );
+  return el(
+    "section",
+    { class: "running-scores", "aria-labelledby": "running-heading" },
+    el("h3", { id: "running-heading", text: tr("runningScores") }),
+    el("div", { class: "table-scroll" }, table),
+  );
+}
+
+// One round of the match: who dealt it, its moves, its score and claim, and the match after it.
+function renderMatchRound(round, body, ctx, players, illegal) {
+  const r = round.index + 1;
+  const headingId = `round-${round.index}-heading`;
+  const section = el(
+    "section",
+    { class: `match-round${round.valid ? "" : " invalid"}`, id: `round-${round.index}`, "aria-labelledby": headingId, "data-round": round.index },
+    el(
+      "h3",
+      { id: headingId, tabindex: "-1" },
+      tr("roundHeading", { r }),
+      " ",
+      el("span", { class: "round-index", text: `(${tr("roundIndex", { ri: round.index })})` }),
+    ),
+  );
+  const dealer = round.dealer;
+  section.append(
+    el("p", { class: `dealer ${dealer.valid ? "ok" : "bad"}`, text: tr(dealer.valid ? "dealerOk" : "dealerWrong", dealer) }),
+  );
+  if (round.void) section.append(el("p", { class: "void", text: tr("voidDeal") }));
+  else if (!round.complete) section.append(el("p", { class: "stops", text: tr("roundStops") }));
+  const data = illegal ? { ...round, state: illegal.illegalRound?.state } : round;
+  const record = recordedRound(body, round.index);
+  section.append(renderMoves(data, ctx, players, illegal?.explained ?? null, { index: round.index, record, open: Boolean(illegal) }));
+  if (illegal?.illegalRound) section.append(renderPosition(illegal.illegalRound, ctx, "h4"));
+  if (!round.void) section.append(renderBreakdown(round, app.review?.ruleset, "h4"));
+  if (round.claim) section.append(renderClaim(round.claim, app.review?.ruleset, "h4", round.void));
+  const after = el("section", { class: "round-decision" }, el("h4", { text: tr("match") }));
+  after.append(el("p", { class: "round-scores", text: tr("scoresAfter", { scores: scoresText(round.scores) }) }));
+  if (round.decision) {
+    after.append(
+      el("p", {
+        class: "outcome",
+        "data-outcome": round.decision.outcome,
+        text: tr(`outcome_${round.decision.outcome}`, { n: round.decision.winner }),
+      }),
+    );
+  }
+  section.append(after);
   return section;
 }
 
