@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 TS_CLIENT := clients/typescript
 
-.PHONY: install test test-fast lint contract-lint offline-checks browser ts-client bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,17 @@ test: lint contract-lint offline-checks browser ts-client
 # (pytest markers server and browser): the quick loop while working. `make test` runs everything.
 test-fast: install
 	$(BIN)/pytest -q -m "not server and not browser" tests/unit tests/api
+
+# Mutation testing of the rules core, never part of `make test`: mutmut mutates service/rules/ and
+# runs tests/unit against each mutant ([tool.mutmut] in pyproject.toml), from scratch each time (a kept
+# mutants/ would keep its survivors' verdicts after tests are added). About 35 minutes on 2 cores.
+# Then `$(BIN)/mutmut results` lists the survivors and `$(BIN)/mutmut show NAME` shows one.
+mutation: install
+	rm -rf mutants
+	$(BIN)/mutmut run
+	$(BIN)/mutmut export-cicd-stats
+	$(BIN)/python -c 'import json; s = json.load(open("mutants/mutmut-cicd-stats.json")); print(json.dumps(s, indent=1)); \
+		k, n = s["killed"], s["total"] - s["skipped"] - s["no_tests"]; print(f"kill rate: {k}/{n} = {k / n:.1%} (killed / total less skipped and no tests)")'
 
 # Benchmarks: never part of `make test`. `make bench` runs them all (several minutes).
 bench: bench-rules bench-http bench-hints bench-worst bench-slow
