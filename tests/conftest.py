@@ -2,6 +2,7 @@
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -41,8 +42,9 @@ def _current_test(request: pytest.FixtureRequest) -> Iterator[None]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test under tests/browser drives Chromium: marked browser."""
+    browser = Path(__file__).resolve().parent / "browser"
     for item in items:
-        if "tests/browser/" in item.nodeid or item.nodeid.startswith("browser/"):
+        if browser in Path(item.path).resolve().parents:  # by its file: a test id may name the folder
             item.add_marker(pytest.mark.browser)
 
 
