@@ -120,6 +120,10 @@ def _check(rules: Rules, scores: Sequence[int], round_points: Sequence[int]) -> 
 
 
 def compare_decision(expected: Decision, outcome: object, winner: object) -> list[DecisionDiscrepancy]:
+    sides = len(expected.scores)
+    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < sides):
+        # A claim that names no side is malformed, as claimed scores of the wrong length are (§10.11).
+        raise InvalidScores(f"the claimed winner must be a side from 0 to {sides - 1}, or null", field="claimed.winner")
     found = []
     if outcome != expected.outcome.value:
         found.append(DecisionDiscrepancy("outcome", outcome, expected.outcome.value))

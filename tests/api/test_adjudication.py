@@ -420,3 +420,11 @@ def test_decide_bad_lists(client, before, points, field, code):
 def test_decide_scopa_single_round_starts_from_zero(client):
     body = problem(decide(client, "scopa", [1, 0], [1, 0]), 422, "invalid-scores")
     assert "scores" in body["errors"]
+
+
+def test_a_claimed_winner_that_is_no_side_is_invalid_scores(client):
+    """docs/rules.md §10.11: a claim that names no side is malformed, not merely wrong."""
+    found = problem(
+        decide(client, "chkobba", [17, 12], [5, 0], claimed={"outcome": "won", "winner": 2}), 422, "invalid-scores"
+    )
+    assert "claimed.winner" in found["errors"]

@@ -825,3 +825,15 @@ def test_the_example_match_is_one_click_away(open_page, service) -> None:
     expect(page.locator("section.match-round")).to_have_count(3)
     expect(page.locator("#match-claim")).to_have_class("claim match-claim ok")
     expect(page.locator("#match-result .final-scores")).to_have_text("Final scores: Side 0: 11, Side 1: 2")
+
+
+def test_a_card_not_held_is_told_as_played_not_as_a_capture_left_unsaid(open_page) -> None:
+    """The leader (seat 1) plays 4D, which seat 0 holds: card-not-held, which is about the card, not
+    about which cards it takes."""
+    record = {**ILLEGAL_RECORD, "moves": [{"card": "4D"}]}
+    page = ready(open_page("/referee?lang=en"))
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#check").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text("played the 4 of diamonds.")
+    expect(verdict).not_to_contain_text("without saying")

@@ -641,7 +641,8 @@ function whatItDid(move, recorded, ctx, players) {
   if (move.cut) return tr(move.cut === "keep" ? "did_keep" : "did_table", { seat });
   const card = ctx.phrase(move.card);
   const claim = claimOf(recorded);
-  if (claim === undefined) return tr("did_unsaid", { seat, card });
+  // No capture said: only an ambiguous capture is about that; a card not held, or out of turn, is not.
+  if (claim === undefined) return tr(move.code === "ambiguous-capture" ? "did_unsaid" : "did_play", { seat, card });
   if (!claim.length) return tr("did_lay", { seat, card });
   return tr("did_take", { seat, card, cards: listAnd(app.lang, claim.map(ctx.phrase)) });
 }
