@@ -85,6 +85,9 @@ def test_arabic_words_are_isolated_and_marked(open_page) -> None:
 @pytest.mark.parametrize(("start", "link"), [("/docs", "Rules"), ("/referee?lang=en", "The rules")])
 def test_docs_and_the_console_link_to_the_rules(open_page, start: str, link: str) -> None:
     page = open_page(start)
+    # /docs then fetches the contract for Swagger UI: leaving before it arrives would abort it (a
+    # failed request, to the page watch), which a busy machine made happen once in CI.
+    page.wait_for_load_state("networkidle")
     page.locator("header").get_by_role("link", name=link, exact=True).click()
     expect(page).to_have_url(re.compile(r"/rules$"))
     expect(page.locator("header.bar h1")).to_have_text("Rules: Chkobba and its Scopa-family profiles")
