@@ -47,9 +47,10 @@ test: lint contract-lint offline-checks browser ts-client
 	$(BIN)/pytest
 
 # The rules core and the HTTP edge in-process, without the tests that start gunicorn or a browser
-# (pytest markers server and browser): the quick loop while working. `make test` runs everything.
+# (pytest markers server and browser): the quick loop while working, on both cores (pytest-xdist).
+# `make test` runs everything.
 test-fast: install
-	$(BIN)/pytest -q -m "not server and not browser" tests/unit tests/api
+	$(BIN)/pytest -q -n 2 -m "not server and not browser" tests/unit tests/api
 
 # Mutation testing of the rules core, never part of `make test`: mutmut mutates service/rules/ and
 # runs tests/unit against each mutant ([tool.mutmut] in pyproject.toml), from scratch each time (a kept
