@@ -76,6 +76,23 @@ def on_starting(server):
     keyed = service_settings.install(service_settings.with_keys(SETTINGS, server.log.warning))
     os.environ["CHKOBBA_STATE_KEYS"] = service_settings.encoded_keys(keyed)
     os.environ["CHKOBBA_RECEIPT_KEYS"] = service_settings.encoded_receipt_keys(keyed)
+    server.stop = stopping_without_resets(server, server.stop)
+
+
+def stopping_without_resets(server, stop):
+    """gunicorn's stop (SIGTERM, SIGINT, SIGQUIT), after which no new connection joins the listen
+    backlog: the workers serve what it holds, then close, and nothing is left in it to be reset
+    (service/ops/worker.py). Only when no other process goes on listening on the sockets: gunicorn's
+    own condition for unlinking them (no upgrade by USR2 under way, no systemd socket)."""
+    from service.ops.worker import refuse_new_connections
+
+    def stop_taking_connections_then_stop(graceful=True):
+        if server.reexec_pid == server.master_pid == 0 and not server.systemd:
+            for listener in server.LISTENERS:
+                refuse_new_connections(listener.sock)
+        stop(graceful)
+
+    return stop_taking_connections_then_stop
 
 
 def child_exit(server, worker):  # noqa: ARG001

@@ -22,12 +22,19 @@ a connection that has not sent a complete request line and headers within ``keep
 - on SIGTERM, connections already waiting in the listen backlog are accepted and served before the
   worker stops listening, rather than reset when the socket closes; kept-alive connections then
   have ``STOP_LINGER`` seconds to send one more request (answered with ``Connection: close``).
+  When the whole server stops, the master first makes the listening sockets ignore new connection
+  requests (``refuse_new_connections``), so that no connection can join the backlog between a
+  worker's last look at it and the close that would reset it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
+import socket
+import struct
+import sys
 import time
 from collections import deque
 from functools import partial
@@ -49,6 +56,7 @@ from .limits import MAX_BODY_BYTES, PROBE_PATHS
 from .problems import HTTP_CODES, PROBLEM_MEDIA_TYPE, http_title, problem
 
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
+HANDSHAKE_GRACE = 0.1  # for a handshake under way as the listener stopped taking new ones: a round trip
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
 # app's answer, or with the configuration, stays gunicorn's 500.
 UNPARSED = (
@@ -85,6 +93,36 @@ class RefusedBody:
         raise self.error
 
 
+# A classic BPF socket filter (Linux's SO_ATTACH_FILTER) that drops every TCP segment with SYN set
+# and ACK clear, a request for a new connection, and passes every other: the handshakes under way
+# finish and the connections in the backlog keep their data. A filtered SYN is not answered, so the
+# client sends it again a second later and is then refused, as nothing listens any more: a refusal
+# before anything was sent, which a client or an ingress may retry elsewhere.
+SO_ATTACH_FILTER = 26  # Linux's, which the socket module does not name
+TCP_FLAGS_OFFSET = 13  # the filter sees the segment from its TCP header
+NEW_CONNECTION_FILTER = (
+    (0x30, 0, 0, TCP_FLAGS_OFFSET),  # load the flags byte
+    (0x54, 0, 0, 0x12),  # keep SYN and ACK
+    (0x15, 0, 1, 0x02),  # SYN alone: next instruction, else the one after
+    (0x06, 0, 0, 0),  # drop
+    (0x06, 0, 0, 0xFFFFFFFF),  # pass whole
+)
+
+
+def refuse_new_connections(sock: socket.socket) -> bool:
+    """Make a listening TCP socket ignore new connection requests, for every process that holds it;
+    False where the system has no socket filters (the server then stops as it would without)."""
+    if sys.platform != "linux" or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return False
+    code = ctypes.create_string_buffer(b"".join(struct.pack("HBBI", *line) for line in NEW_CONNECTION_FILTER))
+    program = struct.pack("HL", len(NEW_CONNECTION_FILTER), ctypes.addressof(code))  # struct sock_fprog
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, program)
+    except OSError:
+        return False
+    return True
+
+
 class DrainingServer(StreamServer):  # type: ignore[misc]
     """A listener that, when closed, first accepts and serves every connection already waiting.
 
@@ -94,12 +132,17 @@ class DrainingServer(StreamServer):  # type: ignore[misc]
     """
 
     def close(self) -> None:
+        self.drain()
+        gevent.sleep(HANDSHAKE_GRACE)
+        self.drain()
+        super().close()
+
+    def drain(self) -> None:
         while not self.closed:
             waiting = self.do_read()
             if waiting is None:
                 break
             self.do_handle(*waiting)
-        super().close()
 
 
 class ListenerName:

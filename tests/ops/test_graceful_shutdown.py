@@ -185,3 +185,20 @@ def test_on_sigterm_kept_alive_connections_may_send_one_more_request_then_close(
         assert server.process.wait(GRACEFUL_TIMEOUT + 10) == 0
     assert time.monotonic() - signalled < GRACEFUL_TIMEOUT / 2, server.log()
     assert "graceful timeout" not in server.log() and "exited with code" not in server.log(), server.log()
+
+
+def test_a_reload_keeps_taking_new_connections(start_gunicorn: Any) -> None:
+    """On SIGHUP gunicorn starts new workers and stops the old ones (with SIGTERM, as on a stop), all
+    sharing the master's listening socket: only the master's own stop may make that socket refuse
+    new connections, or the reloaded server would take none."""
+    server = start_gunicorn()
+    server.process.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + 20
+    while server.log().count("Booting worker") < 4:  # the two first workers, then their replacements
+        assert time.monotonic() < deadline, server.log()
+        time.sleep(0.1)
+    time.sleep(1.0)  # the old workers close their copies of the socket
+    for _ in range(5):
+        status, _, _ = server.get("/healthz")  # a new connection each
+        assert status == 200
+    assert server.process.poll() is None
