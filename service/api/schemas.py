@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.ops.problems import CODES
 from service.rules import CATEGORIES, DECK, MAX_ROUNDS, PROFILES, CaptureKind, Cut, Outcome, Phase, SumPolicy
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
@@ -22,6 +21,7 @@ from service.rules.scoring import MOST_POINTS, TOTALS
 from service.rules.sweeps import MAX_SWEEPS
 from service.strategy import REASONS, Shortened
 
+from .codes import CODES
 from .fields import CardField, CardList, CodedMessage, MoveField, Moves, RulesField, SeedField
 from .loading import Checked
 from .sealing import MAX_TOKEN_CHARS

@@ -19,10 +19,11 @@ from flask.testing import FlaskClient
 from marshmallow import Schema, fields
 
 from service.ops.limits import MAX_BODY_BYTES
-from service.ops.problems import CODES, PROBLEM_MEDIA_TYPE
+from service.ops.problems import PROBLEM_MEDIA_TYPE
 from service.rules import DECK, PROFILES, Outcome, Phase
 from service.rules.shuffle import MAX_SEED_LENGTH, SEED_MAX, SEED_MIN
 
+from .codes import CODES
 from .fields import CardList, Moves, Referenced
 from .loading import Checked
 from .operations import OPERATIONS, Operation

@@ -1,5 +1,6 @@
 """The problem document (RFC 9457) that every refusal is: its media type, the base of its type URIs,
-and the stable codes of the refusals made at the HTTP level, by Werkzeug or by the gunicorn worker."""
+and the stable codes of the refusals made at the HTTP level, by Werkzeug or by the gunicorn worker.
+The codes of the API's own refusals (a body, a contract, the rules) are the API's: service/api/codes.py."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ class Code(NamedTuple):
     advice: str  # what a client should do about it (README, "Problem codes")
 
 
-# Every code the service answers with, and nothing else: the contract's Problem.code enum and the
-# README's table of codes are made from this one table.
-CODES: dict[str, Code] = {
+# The refusals made before the app reads a body; service/api/codes.py adds the app's to make the
+# table of every code the service answers with.
+HTTP_LEVEL_CODES: dict[str, Code] = {
     # Refused at the HTTP level, before the body is read (Werkzeug or service/ops/worker.py).
     "malformed-request": Code(
         400,
@@ -44,68 +45,10 @@ CODES: dict[str, Code] = {
     "headers-too-large": Code(431, "Send fewer or shorter headers."),
     "not-implemented": Code(501, "Send the body as it is or chunked, with no other transfer coding."),
     "http-error": Code(None, "Another refusal of the HTTP layer; the status says which. Fix the request."),
-    # The body is not one unambiguous JSON text (service/api/encoding.py).
-    "malformed-json": Code(
-        400, "Send one JSON text in UTF-8: no NaN, no lone surrogate, at most 254 levels deep. A client bug."
-    ),
-    "duplicate-key": Code(400, "An object names a key twice. Send each key once."),
-    # The request breaks the contract (the schema) or the rules.
-    "validation-error": Code(422, "The body breaks the contract: `errors` names each field. A client bug."),
-    "invalid-card": Code(422, "Not a card code. Cards are rank then suit, as 7D or QH."),
-    "duplicate-card": Code(
-        422,
-        "A card is given twice, in one list or in two. Show the player their own "
-        "table again; the state the client holds is wrong.",
-    ),
-    "unknown-profile": Code(422, "Not a profile id: see listRulesets. (getRuleset answers it with 404.)"),
-    "invalid-option": Code(422, "The profile has no such option, or not with that value: see getRuleset."),
-    "invalid-input": Code(
-        422,
-        "A value the rules do not allow here (a move of the wrong kind, a seed out of range); `errors` names it. "
-        "A client bug.",
-    ),
-    "no-such-seat": Code(
-        422,
-        "A seat (a dealer, a viewer, a move's seat) beyond the players at the table: seats run from 0 to players - 1.",
-    ),
-    "not-in-profile": Code(
-        422, "The profile does not take this: that many players (getRuleset's `players`), or a cut (`cut_ritual`)."
-    ),
-    "bad-state": Code(
-        422,
-        "The round state breaks the rules: no legal round reaches it. Do not patch states by "
-        "hand: send the one the service last answered, or use state tokens.",
-    ),
-    "inconsistent-counts": Code(422, "The piles or counts cannot come from one round. Check the record you score."),
-    "invalid-scores": Code(422, "The match scores cannot be reached. Check the running scores."),
-    "match-over": Code(422, "The match was over before this round: start a new match."),
-    "inconsistent-record": Code(
-        422,
-        "The rounds of a match record do not fit together: a round under other rules or players than the "
-        "match's, or a round after one that stops before its end. Check the record you replay; `errors` names "
-        "the round.",
-    ),
-    "illegal-move": Code(
-        422, "Not a legal move. Show the player `legal` (what each card may do) and let them choose again."
-    ),
-    "ambiguous-capture": Code(
-        422, "The card has several captures: ask the player which (`options`) and send it as `capture`."
-    ),
-    "card-not-held": Code(422, "The card is not in the hand of the seat to move. Refresh the player's view."),
-    "not-your-turn": Code(422, "Another seat is to move. Wait for your turn; refresh the view."),
-    "wrong-phase": Code(
-        422, "The round does not take this kind of move now (a cut in play, a play before the cut, any move once over)."
-    ),
-    "tampered-state": Code(
-        422,
-        "The state token was altered, forged, or sealed with a key this deployment no "
-        "longer holds. Deal a new round, or replay the record.",
-    ),
-    "expired-state": Code(422, "The state token is older than its lifetime. Deal a new round, or replay the record."),
 }
 
 # The code of a refusal made at the HTTP level, by its status.
-HTTP_CODES = {code.status: name for name, code in CODES.items() if code.status not in (None, 400, 422)}
+HTTP_CODES = {code.status: name for name, code in HTTP_LEVEL_CODES.items() if code.status not in (None, 400)}
 HTTP_CODES[400] = "malformed-request"
 HTTP_FALLBACK = "http-error"
 

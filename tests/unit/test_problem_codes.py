@@ -1,4 +1,4 @@
-"""Every problem code the service can answer is in the one table of codes (service/ops/problems.py),
+"""Every problem code the service can answer is in the one table of codes (service/api/codes.py),
 which the contract's Problem.code enum and the README's table are made from."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from pathlib import Path
 
 import yaml
 
+from service.api.codes import CODES
 from service.api.encoding import JSONRefused
 from service.api.problems import TITLES, Problem
 from service.api.sealing import TokenError
-from service.ops.problems import CODES, HTTP_CODES, HTTP_FALLBACK
+from service.ops.problems import HTTP_CODES, HTTP_FALLBACK
 from service.rules import errors
 
 ROOT = Path(__file__).resolve().parents[2]
