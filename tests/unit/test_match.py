@@ -1,5 +1,6 @@
 """Match decisions (docs/rules.md §8; openapi.yaml ``decideMatch``)."""
 
+import itertools
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ from service.rules import (
     compare_decision,
     decide_match,
 )
+from service.rules.profiles import PROFILES
+from service.rules.sweeps import _points, work_out_every_profile
 
 CHKOBBA = Rules.of("chkobba")
 CRP = Rules.of("chkobba-crp")
@@ -270,3 +273,22 @@ def test_null_options_are_refused() -> None:
     with pytest.raises(InvalidOption) as info:
         Rules.of({"profile": "chkobba", "options": None})
     assert info.value.field == "rules.options"
+
+
+def test_the_round_points_of_every_rules_a_request_can_name_are_worked_out_before_any_request() -> None:
+    """The round points a round can give (§10.19) take up to 60 ms to work out for chkobba-crp's three
+    sides, more than any request may cost: gunicorn.conf.py works them out in the master, with
+    ``work_out_every_profile``, for every worker to inherit. Every combination of the profiles'
+    yes-or-no options, and every number of players, then finds them ready."""
+    _points.cache_clear()
+    work_out_every_profile()
+    ready = _points.cache_info()
+    for profile in PROFILES.values():
+        flags = [name for name, spec in profile.options.items() if spec.type is bool]
+        for values in itertools.product((False, True), repeat=len(flags)):
+            rules = Rules.of({"profile": profile.id, "options": dict(zip(flags, values, strict=True))})
+            for players in profile.players:
+                sides = profile.sides(players)
+                decide_match(rules, [0] * sides, [1] + [0] * (sides - 1))
+    assert _points.cache_info().misses == ready.misses
+    assert _points.cache_info().hits > ready.hits  # the decisions above did ask for them
