@@ -520,21 +520,33 @@ class MoveVerdictOut(Schema):
     )
 
 
-class ClaimVerdict(Schema):
-    verdict = fields.String(
-        required=True,
-        validate=validate.OneOf(CLAIM_VERDICTS),
-        metadata={
-            "description": "right: the claim equals the breakdown; wrong: it differs (see discrepancies); "
-            "cannot-be-judged: the record stops before the end of the round, or the deal is void, so there is no "
-            "breakdown to compare with (see reason)."
+def claim_verdict(name: str, meaning: str, discrepancy: type[Schema]) -> type[Schema]:
+    """The schema of a verdict on a claim (docs/rules.md §10.14), a round's or a match's: ``meaning``
+    says what right, wrong and cannot-be-judged mean for it, and ``discrepancy`` is the schema of what
+    a wrong claim gets wrong."""
+    return Schema.from_dict(
+        {
+            "verdict": fields.String(
+                required=True, validate=validate.OneOf(CLAIM_VERDICTS), metadata={"description": meaning}
+            ),
+            "valid": fields.Boolean(
+                required=True,
+                allow_none=True,
+                metadata={"description": "verdict is right; null when it cannot be judged."},
+            ),
+            "reason": fields.String(metadata={"description": "Why the claim cannot be judged."}),
+            "discrepancies": fields.List(fields.Nested(discrepancy), required=True),
         },
+        name=name,
     )
-    valid = fields.Boolean(
-        required=True, allow_none=True, metadata={"description": "verdict is right; null when it cannot be judged."}
-    )
-    reason = fields.String(metadata={"description": "Why the claim cannot be judged."})
-    discrepancies = fields.List(fields.Nested(ScoreDiscrepancy), required=True)
+
+
+ClaimVerdict = claim_verdict(
+    "ClaimVerdict",
+    "right: the claim equals the breakdown; wrong: it differs (see discrepancies); cannot-be-judged: the record "
+    "stops before the end of the round, or the deal is void, so there is no breakdown to compare with (see reason).",
+    ScoreDiscrepancy,
+)
 
 
 class ReplayResponse(Schema):
@@ -611,20 +623,12 @@ class MatchDiscrepancyOut(Schema):
     expected = fields.Raw(required=True, allow_none=True, metadata={"type": ["string", "integer"]})
 
 
-class MatchClaimVerdict(Schema):
-    verdict = fields.String(
-        required=True,
-        validate=validate.OneOf(CLAIM_VERDICTS),
-        metadata={
-            "description": "right: the claim is the match's result; wrong: it differs (see discrepancies); "
-            "cannot-be-judged: the record has an illegal move or stops before the match is decided (see reason)."
-        },
-    )
-    valid = fields.Boolean(
-        required=True, allow_none=True, metadata={"description": "verdict is right; null when it cannot be judged."}
-    )
-    reason = fields.String(metadata={"description": "Why the claim cannot be judged."})
-    discrepancies = fields.List(fields.Nested(MatchDiscrepancyOut), required=True)
+MatchClaimVerdict = claim_verdict(
+    "MatchClaimVerdict",
+    "right: the claim is the match's result; wrong: it differs (see discrepancies); cannot-be-judged: the record "
+    "has an illegal move or stops before the match is decided (see reason).",
+    MatchDiscrepancyOut,
+)
 
 
 class MatchReplayResponse(Schema):
