@@ -29,19 +29,12 @@ class CodedMessage(str):
 
 def coded_error(exc: RulesError, *, coded: bool = True) -> ValidationError:
     """The core's error as marshmallow's, nested at the path the core names below the field; with
-    ``coded=False``, a plain message, which the problem answers as validation-error."""
-    text = exc.message.removeprefix(f"{_written(exc.field)}: ") if exc.field else exc.message
-    message: Any = [CodedMessage(text, exc.code) if coded else text]
+    ``coded=False``, a plain message, which the problem answers as validation-error. The core's
+    message does not say the path (its ``field`` does), so it is taken as it is."""
+    message: Any = [CodedMessage(exc.message, exc.code) if coded else exc.message]
     for part in reversed((exc.field or "").split(".")[1:]):
         message = {part: message}
     return ValidationError(message)
-
-
-def _written(path: str) -> str:
-    """A field path as the core's messages begin with it (``move.capture[0]``): the problem's
-    detail names the path itself, so the message need not say it twice."""
-    head, *rest = path.split(".")
-    return head + "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in rest)
 
 
 class Referenced(fields.Field):  # type: ignore[type-arg]

@@ -138,25 +138,29 @@ def distinct_cards(values: object) -> tuple[Card, ...] | None:
 
 
 def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Card, ...]:
-    """Parse a list of codes or cards, rejecting bad codes and duplicates with the offending entry."""
+    """Parse a list of codes or cards, rejecting bad codes and duplicates with the offending entry.
+
+    ``where`` is the list's field path: an error names the entry at fault in ``field``
+    (``where.i``), and its message does not say the path again (an edge shows both)."""
     found = distinct_cards(values)
     if found is not None:
         return found
     if not isinstance(values, list | tuple):
-        raise InvalidCard(f"{where} must be a list of card codes", field=where)
+        raise InvalidCard("not a list of card codes", field=where)
     seen: dict[Card, int] = {}
     for i, value in enumerate(values):
         try:
             card = card_of(value)
         except InvalidCard as exc:
-            raise InvalidCard(f"{where}[{i}]: {exc.message}", field=f"{where}.{i}", card=value) from None
+            exc.field = f"{where}.{i}"
+            raise
         if card in seen:
-            first = seen[card]
+            places = [f"{where}.{seen[card]}", f"{where}.{i}"]
             raise DuplicateCard(
-                f"{where}[{i}]: {card} appears twice, at {where}[{first}] and {where}[{i}]",
-                field=f"{where}.{i}",
+                f"{card} appears twice, at {places[0]} and {places[1]}",
+                field=places[1],
                 card=card.code,
-                places=[f"{where}.{first}", f"{where}.{i}"],
+                places=places,
             )
         seen[card] = i
     return tuple(seen)
