@@ -5,9 +5,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from itertools import chain
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-from .errors import DuplicateCard, InvalidCard
+from .errors import DuplicateCard, InvalidCard, InvalidInput
 
 
 class Suit(enum.Enum):
@@ -164,6 +164,34 @@ def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Ca
             )
         seen[card] = i
     return tuple(seen)
+
+
+class Deck(NamedTuple):
+    """A deck to deal from, top first: the 40 cards, each once, as ``deck_of`` or ``parse_deck`` found
+    them. A deal takes it as it is, without checking it again."""
+
+    cards: tuple[Card, ...]
+
+
+def deck_of(values: object) -> Deck | None:
+    """The deck of a list of the 40 cards (codes or cards), each once; else None, where
+    ``parse_deck`` names what is wrong."""
+    if (type(values) is not list and type(values) is not tuple) or len(values) != len(DECK):
+        return None
+    cards = distinct_cards(values)
+    return None if cards is None else Deck(cards)
+
+
+def parse_deck(values: object, *, where: str = "deck") -> Deck:
+    """The deck of a list of the 40 cards, each once, top first; a ``Deck`` is taken as it is."""
+    if type(values) is Deck:
+        return values
+    deck = deck_of(values)
+    if deck is not None:
+        return deck
+    cards = parse_cards(values, where=where)  # type: ignore[arg-type]  # it names what is not a list of cards
+    missing = " ".join(c.code for c in DECK if c not in cards)
+    raise InvalidInput(f"a deck holds all 40 cards; this one lacks {missing}", field=where)
 
 
 def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:

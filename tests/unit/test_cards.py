@@ -8,12 +8,16 @@ from service.rules import (
     DECK,
     SEVEN_OF_DIAMONDS,
     Card,
+    Deck,
     DuplicateCard,
     InvalidCard,
     InvalidInput,
     Rank,
     Suit,
+    deal_round,
+    deck_of,
     parse_cards,
+    parse_deck,
     random_deck,
     seeded_deck,
 )
@@ -122,3 +126,32 @@ def test_bad_seed_is_rejected(seed: object) -> None:
 def test_random_deck_is_a_permutation_of_the_forty_cards() -> None:
     deck = random_deck()
     assert len(deck) == 40 and set(deck) == set(DECK)
+
+
+def test_deck_of_takes_the_40_cards_each_once() -> None:
+    codes = [c.code for c in reversed(DECK)]
+    assert deck_of(codes) == parse_deck(codes) == Deck(tuple(reversed(DECK)))
+    deck = deck_of(codes)
+    assert deck is not None and parse_deck(deck) is deck  # a Deck is taken as it is
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[c.code for c in DECK[:39]], [*[c.code for c in DECK[:39]], "AD"], [*[c.code for c in DECK[:39]], "XX"], "AD"],
+)
+def test_deck_of_declines_what_is_not_a_deck_and_parse_deck_names_it(values: object) -> None:
+    assert deck_of(values) is None
+    with pytest.raises((InvalidInput, InvalidCard, DuplicateCard)) as info:
+        parse_deck(values, where="deck")
+    assert info.value.field is not None and info.value.field.startswith("deck")
+
+
+def test_a_deal_takes_a_deck_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Deck was checked when it was made: dealing it parses nothing again."""
+    deck = deck_of([c.code for c in DECK])
+    assert deck is not None
+    for module in ("service.rules.cards", "service.rules.round"):
+        monkeypatch.setattr(f"{module}.distinct_cards", lambda *args, **kwargs: pytest.fail("parsed again"))
+        monkeypatch.setattr(f"{module}.parse_cards", lambda *args, **kwargs: pytest.fail("parsed again"))
+    state, dealt = deal_round("scopa", 2, 0, deck=deck)
+    assert dealt == deck.cards and state.stock == deck.cards[10:]
