@@ -108,7 +108,7 @@ def skewed(state: RoundState, rng: random.Random) -> PlayMove:
     """A move of the hoarder (60%), the sweeper (25%) or the random player (15%)."""
     values = state.rules.profile.card_values
     plays: list[tuple[Card, tuple[Card, ...], bool]] = [
-        (caps.card, option, caps.is_sweep(i))
+        (caps.card, option, i == caps.sweep_option)
         for caps in legal_moves(state)
         for i, option in enumerate(caps.options or ((),))
     ]

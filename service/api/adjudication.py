@@ -14,12 +14,11 @@ from service.rules import (
     PROFILES,
     Rules,
     Tally,
-    apply_play,
+    apply_play_of,
     compare_breakdown,
     compare_decision,
     decide_match,
     hand_captures_of,
-    parse_cards,
     score_round,
 )
 from service.rules.cards import codes
@@ -124,11 +123,11 @@ def captures() -> Response:
     ),
 )
 def moves() -> Response:
-    data = body("moves")
+    data = body("moves")  # the schema parsed the cards, with no duplicate in a list and at most 3 in the hand
     move = data["play"]
     try:
-        result = apply_play(
-            data["rules"], data["table"], data["hand"], move["card"], move.get("capture"), last_play=data["last_play"]
+        result = apply_play_of(
+            data["rules"], data["table"], data["hand"], move["card"], move.get("capture"), data["last_play"]
         )
     except MoveError as exc:
         metrics.illegal_move(exc.code)
@@ -167,7 +166,7 @@ def moves() -> Response:
 def scores() -> Response:
     data = body("scores")
     rules: Rules = data["rules"]
-    tallies = [_tally(i, side) for i, side in enumerate(data["sides"])]
+    tallies = [_tally(side) for side in data["sides"]]
     breakdown = score_round(rules, tallies, data.get("last_capturer"))
     out: dict[str, Any] = {"breakdown": breakdown_json(breakdown)}
     if "claimed" in data:
@@ -207,7 +206,7 @@ def match_decisions() -> Response:
     return answer_with_receipt(data, out)
 
 
-def _tally(index: int, side: dict[str, Any]) -> Tally:
+def _tally(side: dict[str, Any]) -> Tally:
     if side.get("captured") is not None:
-        return Tally.of_pile(parse_cards(side["captured"], where=f"sides.{index}.captured"), side["sweeps"])
+        return Tally.of_pile(side["captured"], side["sweeps"])  # cards the schema parsed, none twice
     return Tally(**side["counts"], sweeps=side["sweeps"])

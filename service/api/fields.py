@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, missing
 
-from service.rules import PROFILES, Card, InvalidInput, Move, Rules, RulesError, parse_move
+from service.rules import DECK, PROFILES, Card, Deck, InvalidInput, Move, Rules, RulesError, deck_of, parse_move
 from service.rules.cards import card_by_code, distinct_cards
 from service.rules.shuffle import seed_text
 
@@ -29,19 +29,12 @@ class CodedMessage(str):
 
 def coded_error(exc: RulesError, *, coded: bool = True) -> ValidationError:
     """The core's error as marshmallow's, nested at the path the core names below the field; with
-    ``coded=False``, a plain message, which the problem answers as validation-error."""
-    text = exc.message.removeprefix(f"{_written(exc.field)}: ") if exc.field else exc.message
-    message: Any = [CodedMessage(text, exc.code) if coded else text]
+    ``coded=False``, a plain message, which the problem answers as validation-error. The core's
+    message does not say the path (its ``field`` does), so it is taken as it is."""
+    message: Any = [CodedMessage(exc.message, exc.code) if coded else exc.message]
     for part in reversed((exc.field or "").split(".")[1:]):
         message = {part: message}
     return ValidationError(message)
-
-
-def _written(path: str) -> str:
-    """A field path as the core's messages begin with it (``move.capture[0]``): the problem's
-    detail names the path itself, so the message need not say it twice."""
-    head, *rest = path.split(".")
-    return head + "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in rest)
 
 
 class Referenced(fields.Field):  # type: ignore[type-arg]
@@ -122,6 +115,29 @@ class CardList(fields.Field):  # type: ignore[type-arg]
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else [str(card) for card in value]
+
+
+class DeckField(CardList):
+    """A deck to deal from, top first: the 40 cards, each once, loaded by the core (``deck_of``) as a
+    ``Deck``, once: a deal takes it as it is. A list that is not one is named as a card list is."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_items=len(DECK), max_items=len(DECK), **kwargs)
+
+    # A Deck, not the tuple of cards a CardList loads: documented as a card list, loaded as what a deal takes.
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> Deck:
+        deck = deck_of(value)
+        return deck if deck is not None else Deck(super()._deserialize(value, attr, data, **kwargs))
+
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a list of the 40 cards, each once; ``missing`` otherwise."""
+        deck = deck_of(value) if type(value) is list else None
+        return missing if deck is None else deck
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return super()._serialize(value.cards if isinstance(value, Deck) else value, attr, obj, **kwargs)
 
 
 class MoveField(Referenced):

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from service.ops import metrics
 from service.ops.problems import HTTP_CODES, HTTP_FALLBACK, PROBLEM_MEDIA_TYPE, http_title, problem
-from service.rules import Captures, MoveError, RulesError
+from service.rules import Captures, InvalidCard, MoveError, RulesError
 
 from .encoding import to_json
 from .fields import CodedMessage
@@ -64,7 +64,10 @@ def from_rules_error(exc: RulesError) -> Problem:
         legal = exc.details.get("legal")
         if legal is not None:
             extra["legal"] = [captures_json(c) for c in legal]
-    return Problem(422, exc.code, exc.message, **extra)
+    # A card that is not one is told by its value alone: the detail names its place, as the detail
+    # of a card refused by a schema field does (from_validation_error).
+    detail = f"{exc.field}: {exc.message}" if exc.field and isinstance(exc, InvalidCard) else exc.message
+    return Problem(422, exc.code, detail, **extra)
 
 
 def from_validation_error(exc: ValidationError) -> Problem:

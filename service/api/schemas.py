@@ -22,7 +22,7 @@ from service.rules.sweeps import MAX_SWEEPS
 from service.strategy import REASONS, Shortened
 
 from .codes import CODES
-from .fields import CardField, CardList, CodedMessage, MoveField, Moves, RulesField, SeedField
+from .fields import CardField, CardList, CodedMessage, DeckField, MoveField, Moves, RulesField, SeedField
 from .loading import Checked
 from .sealing import MAX_TOKEN_CHARS
 
@@ -212,7 +212,7 @@ class DealRequest(Checked):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True)
-    deck = Cards(min_items=MAX_CARDS, metadata={"description": "The deck after shuffling and cutting, top first."})
+    deck = DeckField(metadata={"description": "The deck after shuffling and cutting, top first."})
     seed = SeedField()
     cut = fields.String(validate=validate.OneOf(CUTS), metadata={"description": "chkobba only."})
     sealed = Bool(
@@ -295,7 +295,7 @@ class RoundRecord(Checked):
             "replayed as dealt. Left out: the seat the rotation names."
         }
     )
-    deck = Cards(required=True, min_items=MAX_CARDS)
+    deck = DeckField(required=True)
     cut = fields.String(validate=validate.OneOf(CUTS))
     moves = Moves(required=True, max_items=MAX_MOVES)
     claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)

@@ -8,7 +8,8 @@ Rules
     ``{"profile": ..., "options": {...}}``. ``PROFILES`` holds the profiles as data.
 Cards
     ``Card.parse("7D")``, ``str(card)``, ``parse_cards(codes)`` (rejects bad codes and duplicates),
-    ``DECK`` (the canonical order), ``seeded_deck(seed)`` (the portable shuffle), ``random_deck()``.
+    ``DECK`` (the canonical order), ``seeded_deck(seed)`` (the portable shuffle), ``random_deck()``;
+    ``parse_deck(codes)`` (``deck_of`` for the common case) gives a ``Deck``, which a deal takes unchecked.
 Captures and plays
     ``legal_captures(rules, table, card, last_play=False) -> Captures``: the card's value, the kind
     (match, sum, none) and its options, each the tuple of table cards taken in table order, listed
@@ -16,7 +17,8 @@ Captures and plays
     empties the table, if any. ``hand_captures(rules, table, hand)``: the same for every hand card
     (``hand_captures_of`` for a table and a hand already parsed).
     ``apply_play(rules, table, hand, card, capture=None, last_play=False) -> PlayResult``; raises
-    ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options.
+    ``CardNotHeld``, ``AmbiguousCapture`` or ``IllegalMove``, each carrying the legal options
+    (``apply_play_of`` for values already parsed).
     ``HAND_SIZE``: the cards each hand is dealt at a time. ``table_after(table, card, taken)``: the
     table once a play is made (the cards taken leave it, else the card is laid).
 Rounds
@@ -54,7 +56,7 @@ Errors
 """
 
 from .captures import HAND_SIZE, CaptureKind, Captures, captures_of, hand_captures, hand_captures_of, legal_captures
-from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Rank, Suit, parse_cards
+from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Deck, Rank, Suit, deck_of, parse_cards, parse_deck
 from .errors import (
     AmbiguousCapture,
     BadState,
@@ -78,7 +80,7 @@ from .errors import (
 )
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .match_record import MAX_ROUNDS, DealerCheck, MatchReplay, RoundResult, judge_result, replay_match, same_rules
-from .moves import PlayResult, apply_play, table_after
+from .moves import PlayResult, apply_play, apply_play_of, table_after
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
 from .replay import CLAIM_VERDICTS, ClaimVerdict, MoveVerdict, Replay, record_json, replay_round
 from .round import (
@@ -117,17 +119,17 @@ __all__ = [
     "CATEGORIES", "CLAIM_VERDICTS", "DECK", "HAND_SIZE", "MAX_ROUNDS", "PROFILES", "RANKS", "SEVEN_OF_DIAMONDS",
     "SUITS", "TOTALS",
     "ClaimVerdict", "DealerCheck", "InconsistentRecord", "MatchReplay", "RoundResult",
-    "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove",
+    "AmbiguousCapture", "BadState", "CaptureKind", "Captures", "Card", "CardNotHeld", "Cut", "CutMove", "Deck",
     "SeatView", "seat_view", "spectator_json",
     "Decision", "DecisionDiscrepancy", "Discrepancy", "DuplicateCard", "Event", "IllegalMove",
     "InvalidCard", "InvalidCounts", "InvalidInput", "InvalidOption", "InvalidScores", "MatchAlreadyOver",
     "Move", "MoveError", "MoveVerdict", "NoSuchSeat", "NotYourTurn", "Outcome", "Phase", "PlayMove", "PlayResult",
     "Profile", "Rank", "Replay", "RoundInPlay", "RoundState", "Rules", "RulesError", "SideScore",
     "Suit", "SumPolicy", "Tally", "UnknownProfile", "WrongPhase",
-    "advance", "apply_play", "award_most", "award_sevens", "captures_of", "check_seat", "compare_breakdown",
-    "compare_decision", "deal_round", "decide_match",
+    "advance", "apply_play", "apply_play_of", "award_most", "award_sevens", "captures_of", "check_seat",
+    "compare_breakdown", "compare_decision", "deal_round", "deck_of", "decide_match",
     "hand_captures", "hand_captures_of", "is_last_play", "judge_result", "legal_captures", "legal_moves", "next_seat",
-    "parse_cards", "parse_move", "play", "primiera_total", "random_deck", "record_json", "refill_size",
+    "parse_cards", "parse_deck", "parse_move", "play", "primiera_total", "random_deck", "record_json", "refill_size",
     "replay_match", "replay_round", "round_breakdown", "same_rules", "score_round", "seeded_deck", "table_after",
     "tie_taker", "validate",
 ]  # fmt: skip

@@ -47,9 +47,6 @@ class Captures(NamedTuple):
     options: tuple[Option, ...]
     sweep_option: int | None  # index in ``options`` of the option that empties the table
 
-    def is_sweep(self, index: int) -> bool:
-        return index == self.sweep_option
-
     def find(self, taken: Iterable[Card]) -> int | None:
         """The index of the option taking exactly these cards (compared as a set), if legal."""
         taken = tuple(taken)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from itertools import chain
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-from .errors import DuplicateCard, InvalidCard
+from .errors import DuplicateCard, InvalidCard, InvalidInput
 
 
 class Suit(enum.Enum):
@@ -138,28 +138,60 @@ def distinct_cards(values: object) -> tuple[Card, ...] | None:
 
 
 def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Card, ...]:
-    """Parse a list of codes or cards, rejecting bad codes and duplicates with the offending entry."""
+    """Parse a list of codes or cards, rejecting bad codes and duplicates with the offending entry.
+
+    ``where`` is the list's field path: an error names the entry at fault in ``field``
+    (``where.i``), and its message does not say the path again (an edge shows both)."""
     found = distinct_cards(values)
     if found is not None:
         return found
     if not isinstance(values, list | tuple):
-        raise InvalidCard(f"{where} must be a list of card codes", field=where)
+        raise InvalidCard("not a list of card codes", field=where)
     seen: dict[Card, int] = {}
     for i, value in enumerate(values):
         try:
             card = card_of(value)
         except InvalidCard as exc:
-            raise InvalidCard(f"{where}[{i}]: {exc.message}", field=f"{where}.{i}", card=value) from None
+            exc.field = f"{where}.{i}"
+            raise
         if card in seen:
-            first = seen[card]
+            places = [f"{where}.{seen[card]}", f"{where}.{i}"]
             raise DuplicateCard(
-                f"{where}[{i}]: {card} appears twice, at {where}[{first}] and {where}[{i}]",
-                field=f"{where}.{i}",
+                f"{card} appears twice, at {places[0]} and {places[1]}",
+                field=places[1],
                 card=card.code,
-                places=[f"{where}.{first}", f"{where}.{i}"],
+                places=places,
             )
         seen[card] = i
     return tuple(seen)
+
+
+class Deck(NamedTuple):
+    """A deck to deal from, top first: the 40 cards, each once, as ``deck_of`` or ``parse_deck`` found
+    them. A deal takes it as it is, without checking it again."""
+
+    cards: tuple[Card, ...]
+
+
+def deck_of(values: object) -> Deck | None:
+    """The deck of a list of the 40 cards (codes or cards), each once; else None, where
+    ``parse_deck`` names what is wrong."""
+    if (type(values) is not list and type(values) is not tuple) or len(values) != len(DECK):
+        return None
+    cards = distinct_cards(values)
+    return None if cards is None else Deck(cards)
+
+
+def parse_deck(values: object, *, where: str = "deck") -> Deck:
+    """The deck of a list of the 40 cards, each once, top first; a ``Deck`` is taken as it is."""
+    if type(values) is Deck:
+        return values
+    deck = deck_of(values)
+    if deck is not None:
+        return deck
+    cards = parse_cards(values, where=where)  # type: ignore[arg-type]  # it names what is not a list of cards
+    missing = " ".join(c.code for c in DECK if c not in cards)
+    raise InvalidInput(f"a deck holds all 40 cards; this one lacks {missing}", field=where)
 
 
 def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:

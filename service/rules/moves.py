@@ -7,7 +7,7 @@ from itertools import filterfalse
 from typing import NamedTuple
 
 from .captures import CaptureKind, Captures, captures_of, captures_of_each, table_and_hand
-from .cards import Card, CardLike, card_of, parse_cards
+from .cards import Card, CardLike, card_of, check_disjoint, parse_cards
 from .errors import AmbiguousCapture, CardNotHeld, IllegalMove, InvalidCard, MoveError
 from .profiles import Rules, RulesLike
 from .tuples import new_tuple
@@ -54,6 +54,22 @@ def apply_play(
         raise
     taken = None if capture is None else parse_cards(capture, where="capture")
     return play_on(Rules.of(rules), table_cards, hand_cards, played, taken, last_play)
+
+
+def apply_play_of(
+    rules: Rules,
+    table: tuple[Card, ...],
+    hand: tuple[Card, ...],
+    card: Card,
+    capture: tuple[Card, ...] | None,
+    last_play: bool,
+) -> PlayResult:
+    """``apply_play`` for values already parsed (a table and a hand each of distinct cards, the hand of
+    at most 3, a capture of distinct cards: an edge that loaded them checked that): what is left to
+    check is that no card is both on the table and in the hand, then the play itself."""
+    if not frozenset(table).isdisjoint(hand):  # a set: `in` a tuple compares each card the slow way
+        check_disjoint([("table", table), ("hand", hand)])
+    return play_on(rules, table, hand, card, capture, last_play)
 
 
 def play_on(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from .cards import Deck
 from .errors import InvalidInput, MoveError, check_seat
 from .profiles import RulesLike
 from .round import (
@@ -203,7 +204,7 @@ def replay_round(
     dealer: int,
     moves: Sequence[Mapping[str, Any] | Move],
     *,
-    deck: Sequence[Any] | None = None,
+    deck: Deck | Sequence[Any] | None = None,
     seed: object = None,
     cut: Cut | str | None = None,
 ) -> Replay:

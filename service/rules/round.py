@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from .captures import HAND_SIZE, CaptureKind, Captures, captures_of_each
-from .cards import DECK, Card, CardLike, card_by_code, card_of, distinct_cards, parse_cards
+from .cards import Card, CardLike, Deck, card_by_code, card_of, distinct_cards, parse_cards, parse_deck
 from .errors import InvalidCard, InvalidInput, NotInProfile, NotYourTurn, WrongPhase, check_seat
 from .moves import play_on
 from .numbers import whole_number
@@ -136,13 +136,14 @@ def deal_round(
     players: int,
     dealer: int,
     *,
-    deck: Sequence[CardLike] | None = None,
+    deck: Deck | Sequence[CardLike] | None = None,
     seed: object = None,
     cut: Cut | str | None = None,
 ) -> tuple[RoundState, tuple[Card, ...]]:
     """Deal a round from ``deck`` (top first), from the seeded shuffle of ``seed``, or from a secure
     shuffle. Returns the state and the deck used. A chkobba deal without ``cut`` stops in phase
-    ``cut``; a deal whose table calls for a redeal is final, in phase ``redeal``."""
+    ``cut``; a deal whose table calls for a redeal is final, in phase ``redeal``. A ``Deck`` (an
+    edge that loaded the deck with ``deck_of`` holds one) is dealt as it is: it was checked."""
     the_rules = Rules.of(rules)
     profile = the_rules.profile
     if isinstance(players, bool) or not isinstance(players, int):
@@ -156,10 +157,7 @@ def deal_round(
     if deck is not None and seed is not None:
         raise InvalidInput("give a deck or a seed, not both", field="seed")
     if deck is not None:
-        cards = parse_cards(deck, where="deck")
-        if len(cards) != len(DECK):
-            missing = " ".join(c.code for c in DECK if c not in cards)
-            raise InvalidInput(f"a deck holds all 40 cards; this one lacks {missing}", field="deck")
+        cards = parse_deck(deck).cards
     else:
         cards = seeded_deck(seed) if seed is not None else random_deck()
     if cut is not None and not profile.cut_ritual:

@@ -227,7 +227,8 @@ class Heuristic:
             if caps is None:
                 caps = by_value[value] = captures_of(self.rules, table, rep, his_last)
                 work = table_work(table)
-            choices = [(o, caps.is_sweep(i)) for i, o in enumerate(caps.options)] or [((), False)]
+            sweep_option = caps.sweep_option
+            choices = [(o, i == sweep_option) for i, o in enumerate(caps.options)] or [((), False)]
             self._spend(len(choices) + work)
             best: tuple[float, float, float] | None = None
             total = 0.0
@@ -299,9 +300,10 @@ class Heuristic:
             if not caps.options:
                 continue
             own = worth[KIND[card]]
+            sweep_option = caps.sweep_option
             for i, option in enumerate(caps.options):
                 gain = own + sum(worth[KIND[c]] for c in option)
-                if caps.is_sweep(i):
+                if i == sweep_option:
                     gain += self.sweep_worth
                 if gain > best:
                     best = gain

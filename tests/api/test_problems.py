@@ -169,6 +169,59 @@ def test_invalid_card_paths(client, path, body, field):
     assert field in found["errors"], found["errors"]
 
 
+RECORD_MOVE = {"card": "AD", "capture": ["2D", "XX"]}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/captures", {**CAPTURES, "table": ["2D", "XX"]}, "table.1"),  # found by a schema field
+        ("/v1/moves", {**CAPTURES, "play": {"card": "QH", "capture": ["2D", "XX"]}}, "play.capture.1"),
+        ("/v1/rounds/replay", {**VALID["/v1/rounds/replay"], "moves": [RECORD_MOVE]}, "moves.0.capture.1"),  # the core
+        ("/v1/rounds/replay", {**VALID["/v1/rounds/replay"], "moves": [{"card": "XX"}]}, "moves.0.card"),
+        (
+            "/v1/matches/replay",
+            {**VALID["/v1/matches/replay"], "rounds": [{"deck": CANONICAL, "moves": [RECORD_MOVE]}]},
+            "rounds.0.moves.0.capture.1",
+        ),
+    ],
+)
+def test_an_invalid_card_is_named_by_its_path_once(client, path, body, field):
+    """Whichever layer finds it, a card that is not one reads alike: the detail names the path, then
+    the message; the message names the value, not the path again."""
+    found = problem(client.post(path, json=body), 422, "invalid-card")
+    assert list(found["errors"]) == [field]
+    (message,) = found["errors"][field]
+    assert message.startswith("'XX' is not a card"), message
+    assert found["detail"] == f"{field}: {message}"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "places"),
+    [
+        (
+            "/v1/rounds/replay",
+            {**VALID["/v1/rounds/replay"], "moves": [{"card": "AD", "capture": ["2D", "3D", "2D"]}]},
+            ["moves.0.capture.0", "moves.0.capture.2"],
+        ),
+        (
+            "/v1/matches/replay",
+            {
+                **VALID["/v1/matches/replay"],
+                "rounds": [{"deck": CANONICAL, "moves": [{"card": "AD", "capture": ["2D", "3D", "2D"]}]}],
+            },
+            ["rounds.0.moves.0.capture.0", "rounds.0.moves.0.capture.2"],
+        ),
+    ],
+)
+def test_a_card_twice_in_a_record_move_names_both_places_once(client, path, body, places):
+    found = problem(client.post(path, json=body), 422, "duplicate-card")
+    assert list(found["errors"]) == places
+    message = f"2D appears twice, at {places[0]} and {places[1]}"
+    assert found["errors"] == {place: [message] for place in places}
+    assert found["detail"] == message
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

@@ -8,12 +8,16 @@ from service.rules import (
     DECK,
     SEVEN_OF_DIAMONDS,
     Card,
+    Deck,
     DuplicateCard,
     InvalidCard,
     InvalidInput,
     Rank,
     Suit,
+    deal_round,
+    deck_of,
     parse_cards,
+    parse_deck,
     random_deck,
     seeded_deck,
 )
@@ -75,7 +79,7 @@ def test_parse_cards_names_the_bad_entry_and_its_position(bad: object) -> None:
     assert info.value.code == "invalid-card"
     assert info.value.field == "table.2"
     assert info.value.details["card"] == bad
-    assert "table[2]" in info.value.message and repr(bad) in info.value.message
+    assert info.value.message.startswith(f"{bad!r} is not a card")  # the place is in field, not said again
 
 
 def test_parse_cards_rejects_a_duplicate_naming_the_second_occurrence() -> None:
@@ -84,14 +88,15 @@ def test_parse_cards_rejects_a_duplicate_naming_the_second_occurrence() -> None:
     assert info.value.code == "duplicate-card"
     assert info.value.field == "hand.2"
     assert info.value.details["card"] == "7D"
-    assert "7D" in info.value.message
+    assert info.value.details["places"] == ["hand.0", "hand.2"]
+    assert info.value.message == "7D appears twice, at hand.0 and hand.2"
 
 
 @pytest.mark.parametrize("value", ["7D", "7D QH", 7, None, b"7D"])
 def test_parse_cards_needs_a_list(value: object) -> None:
     with pytest.raises(InvalidCard) as info:
         parse_cards(value, where="table")  # type: ignore[arg-type]
-    assert info.value.field == "table"
+    assert info.value.field == "table" and "table" not in info.value.message
 
 
 def test_parse_cards_accepts_codes_and_cards_in_order() -> None:
@@ -121,3 +126,32 @@ def test_bad_seed_is_rejected(seed: object) -> None:
 def test_random_deck_is_a_permutation_of_the_forty_cards() -> None:
     deck = random_deck()
     assert len(deck) == 40 and set(deck) == set(DECK)
+
+
+def test_deck_of_takes_the_40_cards_each_once() -> None:
+    codes = [c.code for c in reversed(DECK)]
+    assert deck_of(codes) == parse_deck(codes) == Deck(tuple(reversed(DECK)))
+    deck = deck_of(codes)
+    assert deck is not None and parse_deck(deck) is deck  # a Deck is taken as it is
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[c.code for c in DECK[:39]], [*[c.code for c in DECK[:39]], "AD"], [*[c.code for c in DECK[:39]], "XX"], "AD"],
+)
+def test_deck_of_declines_what_is_not_a_deck_and_parse_deck_names_it(values: object) -> None:
+    assert deck_of(values) is None
+    with pytest.raises((InvalidInput, InvalidCard, DuplicateCard)) as info:
+        parse_deck(values, where="deck")
+    assert info.value.field is not None and info.value.field.startswith("deck")
+
+
+def test_a_deal_takes_a_deck_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Deck was checked when it was made: dealing it parses nothing again."""
+    deck = deck_of([c.code for c in DECK])
+    assert deck is not None
+    for module in ("service.rules.cards", "service.rules.round"):
+        monkeypatch.setattr(f"{module}.distinct_cards", lambda *args, **kwargs: pytest.fail("parsed again"))
+        monkeypatch.setattr(f"{module}.parse_cards", lambda *args, **kwargs: pytest.fail("parsed again"))
+    state, dealt = deal_round("scopa", 2, 0, deck=deck)
+    assert dealt == deck.cards and state.stock == deck.cards[10:]

@@ -12,7 +12,9 @@ from service.rules import (
     InvalidCard,
     InvalidInput,
     MoveError,
+    Rules,
     apply_play,
+    apply_play_of,
     legal_captures,
     table_after,
 )
@@ -191,3 +193,18 @@ def test_bad_capture_entries_are_named() -> None:
     with pytest.raises(InvalidCard) as invalid:
         apply_play("chkobba", ["2D", "6S"], ["QH"], "QH", ["2D", "6s"])
     assert invalid.value.field == "capture.1" and invalid.value.details["card"] == "6s"
+
+
+def test_apply_play_of_parsed_values_is_apply_play() -> None:
+    table = tuple(map(Card.parse, ("7S", "4C", "3D")))
+    hand = tuple(map(Card.parse, ("7H", "AD")))
+    rules = Rules.of("chkobba")
+    taken = (Card.parse("7S"),)
+    assert apply_play_of(rules, table, hand, hand[0], taken, False) == apply_play("chkobba", table, hand, "7H", ["7S"])
+
+
+def test_apply_play_of_still_refuses_a_card_both_on_the_table_and_in_the_hand() -> None:
+    table, hand = (Card.parse("7S"), Card.parse("AD")), (Card.parse("AD"),)
+    with pytest.raises(DuplicateCard) as info:
+        apply_play_of(Rules.of("chkobba"), table, hand, hand[0], None, False)
+    assert info.value.details["places"] == ["table", "hand"]

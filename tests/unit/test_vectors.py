@@ -135,7 +135,8 @@ def run_profiles(rules: Any, given: Json) -> Json:
 
 
 def _options(captures: Captures) -> list[Json]:
-    return [{"capture": _codes(option), "sweep": captures.is_sweep(i)} for i, option in enumerate(captures.options)]
+    sweep = captures.sweep_option
+    return [{"capture": _codes(option), "sweep": i == sweep} for i, option in enumerate(captures.options)]
 
 
 def _captures_json(captures: Captures) -> Json:

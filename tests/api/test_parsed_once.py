@@ -1,0 +1,88 @@
+"""One parse per value: a card list of a request is turned into cards once, by the schema field that
+loads it, and the view hands those cards to the rules core, which does not parse them again.
+
+Every card list, at the edge and in the core, goes through ``distinct_cards`` (service/rules/cards.py):
+these tests count its calls on each list of a valid request.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+import pytest
+
+from service.rules import cards as core_cards
+
+from .conftest import CANONICAL, deck_starting, ok
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, ...]]:
+    """How many times each card list (as its codes) is parsed: every module's ``distinct_cards`` counts."""
+    real = core_cards.distinct_cards
+    seen: Counter[tuple[str, ...]] = Counter()
+
+    def counted(values: object) -> tuple[core_cards.Card, ...] | None:
+        if type(values) in (list, tuple) and values:  # empty lists are alike: not counted
+            seen[tuple(map(str, values))] += 1  # type: ignore[call-overload]
+        return real(values)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "distinct_cards", None) is real:
+            monkeypatch.setattr(module, "distinct_cards", counted)
+    return seen
+
+
+def twice(seen: Counter[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
+    return {codes: n for codes, n in seen.items() if n != 1}
+
+
+def test_a_replayed_deck_is_parsed_once(client, parsed):
+    body = {"rules": "scopa", "players": 2, "dealer": 0, "deck": CANONICAL, "moves": [{"card": "JS"}]}
+    ok(client.post("/v1/rounds/replay", json=body))
+    assert parsed[tuple(CANONICAL)] == 1
+    assert not twice(parsed)
+
+
+def test_a_dealt_deck_is_parsed_once(client, parsed):
+    deck = deck_starting("QH", "5S", "4H", "7C", "AC", "2H", "AD", "2D", "3C", "2S")
+    ok(client.post("/v1/rounds", json={"rules": "chkobba", "players": 2, "dealer": 0, "deck": deck, "cut": "keep"}))
+    assert parsed[tuple(deck)] == 1
+
+
+def test_the_decks_of_a_match_record_are_parsed_once(client, parsed):
+    body = {"rules": "scopa", "players": 2, "dealer": 0, "rounds": [{"deck": CANONICAL, "moves": [{"card": "JS"}]}]}
+    ok(client.post("/v1/matches/replay", json=body))
+    assert parsed[tuple(CANONICAL)] == 1
+
+
+def test_the_cards_of_a_move_are_parsed_once(client, parsed):
+    body = {
+        "rules": "chkobba",
+        "table": ["7S", "4C", "3D"],
+        "hand": ["7H", "AD"],
+        "play": {"card": "7H", "capture": ["7S"]},
+    }
+    ok(client.post("/v1/moves", json=body))
+    assert set(parsed) == {("7S", "4C", "3D"), ("7H", "AD"), ("7S",)}
+    assert not twice(parsed)
+
+
+def test_the_piles_scored_are_parsed_once(client, parsed):
+    piles = [CANONICAL[:22], CANONICAL[22:]]
+    body = {"rules": "scopa", "sides": [{"captured": pile, "sweeps": 0} for pile in piles]}
+    ok(client.post("/v1/scores", json=body))
+    assert parsed[tuple(piles[0])] == 1 and parsed[tuple(piles[1])] == 1
+
+
+def test_the_cards_of_a_plain_state_are_parsed_once(client, parsed):
+    deck = deck_starting("QH", "5S", "4H", "7C", "AC", "2H", "AD", "2D", "3C", "2S")
+    dealt = ok(
+        client.post("/v1/rounds", json={"rules": "chkobba", "players": 2, "dealer": 0, "deck": deck, "cut": "keep"})
+    )
+    parsed.clear()
+    ok(client.post("/v1/rounds/play", json={"state": dealt["state"], "move": {"card": "QH"}}))
+    state = dealt["state"]
+    for cards in [*state["hands"], state["table"], state["stock"]]:
+        assert parsed[tuple(cards)] == 1, cards
