@@ -31,10 +31,15 @@ def coded_error(exc: RulesError, *, coded: bool = True) -> ValidationError:
     """The core's error as marshmallow's, nested at the path the core names below the field; with
     ``coded=False``, a plain message, which the problem answers as validation-error. The core's
     message does not say the path (its ``field`` does), so it is taken as it is."""
-    message: Any = [CodedMessage(exc.message, exc.code) if coded else exc.message]
-    for part in reversed((exc.field or "").split(".")[1:]):
-        message = {part: message}
-    return ValidationError(message)
+    text: Any = CodedMessage(exc.message, exc.code) if coded else exc.message
+    tree: dict[str, Any] = {}
+    for place in exc.details.get("places") or [exc.field or ""]:  # a card in two places: at both
+        *parents, last = place.split(".")[1:] or ["_schema"]
+        node = tree
+        for part in parents:
+            node = node.setdefault(part, {})
+        node.setdefault(last, []).append(text)
+    return ValidationError(tree.get("_schema", tree) if list(tree) == ["_schema"] else tree)
 
 
 class Referenced(fields.Field):  # type: ignore[type-arg]
@@ -163,23 +168,33 @@ class MoveField(Referenced):
 
 
 class Moves(fields.Field):  # type: ignore[type-arg]
-    """A round record's moves, passed on as they are: the rules core parses each move and names the
-    one at fault (``moves.3.card``). Documented as a list of ``MoveInput``."""
+    """A round record's moves, each loaded by the core's own parser (``parse_move``), once: the core
+    then plays them as they are. An error names the move at fault (``moves.3.card``) with the core's
+    code. Documented as a list of ``MoveInput``."""
 
     def __init__(self, *, max_items: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.max_items = max_items
+        self.paths = tuple(f"moves.{i}" for i in range(max_items))
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Move]:
         if not isinstance(value, list):
             raise ValidationError("Not a valid list.")
         if len(value) > self.max_items:
             raise ValidationError(f"Longer than maximum length {self.max_items}.")
-        return value
+        try:
+            return [parse_move(move, field=path) for move, path in zip(value, self.paths, strict=False)]
+        except RulesError as exc:
+            raise coded_error(exc) from None
 
     def quick_load(self, value: Any) -> Any:
-        """``_deserialize`` for a list short enough; ``missing`` otherwise (service/api/loading.py)."""
-        return value if type(value) is list and len(value) <= self.max_items else missing
+        """``_deserialize`` for a list of moves the core takes; ``missing`` otherwise (service/api/loading.py)."""
+        if type(value) is not list or len(value) > self.max_items:
+            return missing
+        try:
+            return [parse_move(move) for move in value]
+        except RulesError:
+            return missing
 
 
 class RulesField(Referenced):

@@ -157,7 +157,7 @@ def parse_cards(values: Iterable[CardLike], *, where: str = "cards") -> tuple[Ca
         if card in seen:
             places = [f"{where}.{seen[card]}", f"{where}.{i}"]
             raise DuplicateCard(
-                f"{card} appears twice, at {places[0]} and {places[1]}",
+                f"{card} appears twice, at {seen[card]} and {i}",  # as a schema's CardList says it
                 field=places[1],
                 card=card.code,
                 places=places,

@@ -98,8 +98,11 @@ _CUT_KEYS: Final = frozenset({"cut", "seat"})
 
 
 def parse_move(data: object, *, field: str = "move") -> Move:
-    """A move from its JSON form: ``{"card", "capture"?, "seat"?}`` or ``{"cut", "seat"?}``."""
+    """A move from its JSON form: ``{"card", "capture"?, "seat"?}`` or ``{"cut", "seat"?}``; a move
+    parsed already (by an edge's schema field) is taken as it is."""
     if type(data) is not dict and not isinstance(data, Mapping):  # the type test first: it is cheaper
+        if isinstance(data, PlayMove | CutMove):
+            return data
         raise InvalidInput("a move is an object {card, capture?} or {cut}", field=field)
     seat = data.get("seat")
     if type(seat) is not int and (seat is not None or "seat" in data):

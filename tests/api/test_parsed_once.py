@@ -12,6 +12,9 @@ from collections import Counter
 
 import pytest
 
+from service.api.io import LOADERS
+from service.api.schemas import REQUEST_SCHEMAS
+from service.rules import CutMove, PlayMove, parse_move
 from service.rules import cards as core_cards
 
 from .conftest import CANONICAL, deck_starting, ok
@@ -86,3 +89,17 @@ def test_the_cards_of_a_plain_state_are_parsed_once(client, parsed):
     state = dealt["state"]
     for cards in [*state["hands"], state["table"], state["stock"]]:
         assert parsed[tuple(cards)] == 1, cards
+
+
+@pytest.mark.parametrize("schema", ["replay", "match_replay"])
+def test_a_record_s_moves_are_loaded_as_moves_by_the_schema_on_either_road(schema):
+    """The schema field parses a record's moves with the core's parse_move, on the short road and on
+    marshmallow's (taken when anything else in the body is in doubt), so the core plays them as they are."""
+    moves = [{"card": "JS"}, {"card": "QH", "capture": ["2D", "6S"], "seat": 1}, {"cut": "keep"}]
+    record = {"deck": CANONICAL, "moves": moves}
+    body = {"rules": "scopa", "players": 2, "dealer": 0}
+    body |= record if schema == "replay" else {"rounds": [record]}
+    for loaded in (LOADERS[schema].load(body), REQUEST_SCHEMAS[schema].load(body)):
+        found = loaded["moves"] if schema == "replay" else loaded["rounds"][0]["moves"]
+        assert found == [parse_move(move) for move in moves]
+        assert [type(move) for move in found] == [PlayMove, PlayMove, CutMove]
