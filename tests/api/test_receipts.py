@@ -216,9 +216,10 @@ def quick_verifier(
 ) -> Callable[[Any, dict[str, Any]], bool]:
     """The README's check for this receipt and key set, given another request and answer, with the
     payload written by orjson with sorted keys instead of rfc8785: the same bytes for JSON without
-    floats (altered() takes none), with ASCII keys and small integers, and a hundred times faster
-    (rfc8785 is pure Python: a millisecond for a round's payload). It must verify the receipt's own
-    request and answer: then it rebuilds the signed bytes, and refuses a change iff the payload changed."""
+    floats (altered() neither takes nor makes one), with ASCII keys and small integers, and eight
+    times faster for a round (rfc8785, pure Python, takes 1.5 ms to write its 5 KB payload; the
+    Ed25519 check, 0.2 ms). It must verify the receipt's own request and answer: then it rebuilds the
+    signed bytes, and refuses a change iff the payload changed."""
     header, _, signature = answer["receipt"].split(".")
     (jwk,) = [k for k in jwks["keys"] if k["kid"] == json.loads(base64.urlsafe_b64decode(header + "=="))["kid"]]
     public = Ed25519PublicKey.from_public_bytes(base64.urlsafe_b64decode(jwk["x"] + "="))
@@ -234,7 +235,7 @@ def quick_verifier(
             return False
         return True
 
-    assert verifies(request, answer), "orjson does not write this receipt's payload as rfc8785 does"
+    assert verifies(request, answer), "the receipt signs other bytes than orjson's payload of this request and answer"
     assert verify(operation, request, answer, jwks)
     return verifies
 
