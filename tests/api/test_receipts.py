@@ -193,28 +193,83 @@ def altered(value: Any) -> list[Any]:
 
 
 def variants(value: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every value at every place of ``value`` altered, and every object member dropped."""
+    """Every value at every place of ``value`` altered, and every object member dropped: (kind, variant),
+    the kind being the place with its list indexes left out, the type of the value there and the change."""
     for path in places(value):
         here = value
         for step in path:
             here = here[step]
-        for other in altered(here):
+        field = tuple("[]" if isinstance(step, int) else step for step in path)
+        for index, other in enumerate(altered(here)):
             if other != here or type(other) is not type(here):  # an empty list has no last item to drop
-                yield path, changed(value, path, "replace", other)
+                yield (field, type(here).__name__, index), changed(value, path, "replace", other)
         if path and isinstance(path[-1], str):
-            yield path, changed(value, path, "delete", None)
+            yield (field, type(here).__name__, "deleted"), changed(value, path, "delete", None)
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def quick_verifier(
+    operation: str, request: Any, answer: dict[str, Any], jwks: dict[str, Any]
+) -> Callable[[Any, dict[str, Any]], bool]:
+    """The README's check for this receipt and key set, given another request and answer, with the
+    payload written by orjson with sorted keys instead of rfc8785: the same bytes for JSON without
+    floats (altered() neither takes nor makes one), with ASCII keys and small integers, and eight
+    times faster for a round (rfc8785, pure Python, takes 1.5 ms to write its 5 KB payload; the
+    Ed25519 check, 0.2 ms). It must verify the receipt's own request and answer: then it rebuilds the
+    signed bytes, and refuses a change iff the payload changed."""
+    header, _, signature = answer["receipt"].split(".")
+    (jwk,) = [k for k in jwks["keys"] if k["kid"] == json.loads(base64.urlsafe_b64decode(header + "=="))["kid"]]
+    public = Ed25519PublicKey.from_public_bytes(base64.urlsafe_b64decode(jwk["x"] + "="))
+    raw_signature = base64.urlsafe_b64decode(signature + "==")
+
+    def verifies(other_request: Any, other_answer: dict[str, Any]) -> bool:
+        signed = {name: value for name, value in other_answer.items() if name != "receipt"}
+        content = {"operation": operation, "request": other_request, "answer": signed}
+        text = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+        try:
+            public.verify(raw_signature, f"{header}.{b64(text)}".encode())
+        except InvalidSignature:
+            return False
+        return True
+
+    assert verifies(request, answer), "the receipt signs other bytes than orjson's payload of this request and answer"
+    assert verify(operation, request, answer, jwks)
+    return verifies
+
+
+def refused(
+    operation: str,
+    request: Any,
+    answer: dict[str, Any],
+    jwks: dict[str, Any],
+    changes: Iterator[tuple[tuple[Any, ...], Any, dict[str, Any]]],
+) -> set[tuple[Any, ...]]:
+    """Assert that every (kind, request, answer) of ``changes`` fails: each by the quick verifier, and
+    the first of each kind by the README's (rfc8785's payload, a millisecond each). The kinds seen."""
+    quick = quick_verifier(operation, request, answer, jwks)
+    kinds = set()
+    for kind, other_request, other_answer in changes:
+        assert not quick(other_request, other_answer), kind
+        if kind not in kinds:
+            kinds.add(kind)
+            assert not verify(operation, other_request, other_answer, jwks), kind
+    return kinds
 
 
 @pytest.mark.parametrize(("operation", "body"), CASES)
 def test_changing_any_field_of_the_request_fails(
     client: FlaskClient, key_set: dict[str, Any], operation: str, body: dict[str, Any]
 ) -> None:
+    """Every change of variants() at every place of the request: the README's verifier refuses one
+    change of each kind (each field, list items as one), a verifier that rebuilds the payload with
+    orjson refuses every one."""
     request, answer = asked(client, operation, body)
-    tried = 0
-    for path, other in variants(request):
-        assert not verify(operation, other, answer, key_set), path
-        tried += 1
-    assert tried > 10
+    changes = ((kind, other, answer) for kind, other in variants(request))
+    kinds = refused(operation, request, answer, key_set, changes)
+    assert len(kinds) > 10
     assert not both_verify(operation, {k: v for k, v in request.items() if k != "receipt"}, answer, key_set)
     assert not both_verify(operation, {**request, "receipt": False}, answer, key_set)
 
@@ -223,10 +278,12 @@ def test_changing_any_field_of_the_request_fails(
 def test_changing_any_field_of_the_answer_fails(
     client: FlaskClient, key_set: dict[str, Any], operation: str, body: dict[str, Any]
 ) -> None:
+    """As for the request, at every place of the answer (less its receipt); and a member the answer
+    lacks, added, fails for joserfc too."""
     request, answer = asked(client, operation, body)
     receipt = answer.pop("receipt")
-    for path, other in variants(answer):
-        assert not verify(operation, request, {**other, "receipt": receipt}, key_set), path
+    changes = ((kind, request, {**other, "receipt": receipt}) for kind, other in variants(answer))
+    assert len(refused(operation, request, {**answer, "receipt": receipt}, key_set, changes)) > 5
     for name in ("valid", "discrepancies", "claim", "note"):  # a member the answer lacks, added
         if name not in answer:
             assert not both_verify(operation, request, {**answer, name: None, "receipt": receipt}, key_set), name
