@@ -270,3 +270,15 @@ def test_null_options_are_refused() -> None:
     with pytest.raises(InvalidOption) as info:
         Rules.of({"profile": "chkobba", "options": None})
     assert info.value.field == "rules.options"
+
+
+def test_points_no_round_gives_are_refused_at_round_points() -> None:
+    """[21, 1] fits the bounds (22 at most in chkobba) but no round gives it (docs/rules.md §10.17,
+    §10.19): 21 points need 17 sweeps at least, and then the other side can neither sweep nor take
+    a category. The refusal names round_points."""
+    with pytest.raises(InvalidScores) as info:
+        decide_match(CHKOBBA, [0, 0], [21, 1])
+    assert info.value.code == "invalid-scores"
+    assert info.value.field == "round_points"
+    assert "no round gives the points [21, 1]" in info.value.message
+    assert decide(CHKOBBA, [0, 0], [22, 0]) == ([22, 0], "won", 0)  # all 18 sweeps: every point
