@@ -121,3 +121,10 @@ def test_bad_seed_is_rejected(seed: object) -> None:
 def test_random_deck_is_a_permutation_of_the_forty_cards() -> None:
     deck = random_deck()
     assert len(deck) == 40 and set(deck) == set(DECK)
+
+
+@pytest.mark.parametrize("seed", [-(2**63), 2**63 - 1, "x" * 256, "7" * 256])
+def test_seeds_at_the_limits_are_accepted(seed: object) -> None:
+    """The limits are inclusive (docs/seeded-shuffle.md): a whole number from -(2^63) to 2^63 - 1,
+    a text of 1 to 256 characters; each shuffles as its text does."""
+    assert [c.code for c in seeded_deck(seed)] == reference_shuffle(str(seed))
