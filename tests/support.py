@@ -217,6 +217,16 @@ def health(port: int) -> int | None:
         return None
 
 
+# --- a move of a caller's own class
+
+
+class NotedPlay(PlayMove):
+    """A play of a caller's own class (tests/unit): the core takes any ``PlayMove``, subclasses too, and
+    answers as for a ``PlayMove``, though its fast paths test for that exact class."""
+
+    __slots__ = ()
+
+
 # --- the seeded shuffle, written from its published description alone (docs/seeded-shuffle.md),
 # never from service.rules.shuffle: the tests' one oracle for it.
 

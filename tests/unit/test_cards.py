@@ -155,3 +155,10 @@ def test_a_deal_takes_a_deck_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(f"{module}.parse_cards", lambda *args, **kwargs: pytest.fail("parsed again"))
     state, dealt = deal_round("scopa", 2, 0, deck=deck)
     assert dealt == deck.cards and state.stock == deck.cards[10:]
+
+
+@pytest.mark.parametrize("seed", [-(2**63), 2**63 - 1, "x" * 256, "7" * 256])
+def test_seeds_at_the_limits_are_accepted(seed: object) -> None:
+    """The limits are inclusive (docs/seeded-shuffle.md): a whole number from -(2^63) to 2^63 - 1,
+    a text of 1 to 256 characters; each shuffles as its text does."""
+    assert [c.code for c in seeded_deck(seed)] == reference_shuffle(str(seed))

@@ -292,3 +292,15 @@ def test_the_round_points_of_every_rules_a_request_can_name_are_worked_out_befor
                 decide_match(rules, [0] * sides, [1] + [0] * (sides - 1))
     assert _points.cache_info().misses == ready.misses
     assert _points.cache_info().hits > ready.hits  # the decisions above did ask for them
+
+
+def test_points_no_round_gives_are_refused_at_round_points() -> None:
+    """[21, 1] fits the bounds (22 at most in chkobba) but no round gives it (docs/rules.md §10.17,
+    §10.19): 21 points need 17 sweeps at least, and then the other side can neither sweep nor take
+    a category. The refusal names round_points."""
+    with pytest.raises(InvalidScores) as info:
+        decide_match(CHKOBBA, [0, 0], [21, 1])
+    assert info.value.code == "invalid-scores"
+    assert info.value.field == "round_points"
+    assert "no round gives the points [21, 1]" in info.value.message
+    assert decide(CHKOBBA, [0, 0], [22, 0]) == ([22, 0], "won", 0)  # all 18 sweeps: every point

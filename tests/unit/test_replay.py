@@ -1,6 +1,7 @@
 """Replaying a round record (openapi.yaml ``replayRound``): a verdict per move, stopping at the first
 illegal one."""
 
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from service.rules import (
     CutMove,
     InvalidCard,
     InvalidInput,
+    NoSuchSeat,
     Phase,
     PlayMove,
     RoundState,
@@ -22,6 +24,8 @@ from service.rules import (
     round_breakdown,
     seeded_deck,
 )
+
+from ..support import NotedPlay
 
 CODES = [c.code for c in DECK]
 
@@ -215,3 +219,79 @@ def test_replay_of_an_empty_record_is_the_deal() -> None:
     replay = replay_round("chkobba-crp", 2, 1, [], deck=CODES)
     assert replay.valid and replay.moves == () and replay.state == deal_round("chkobba-crp", 2, 1, deck=CODES)[0]
     assert replay.state.hands[0] == tuple(Card.parse(c) for c in CODES[:3])
+
+
+@pytest.mark.parametrize("seat", [2, -1])
+def test_a_seat_beyond_the_table_in_a_record_is_an_error_at_its_move(seat: int) -> None:
+    """A move that names a seat the table lacks makes the record malformed: an error naming that
+    move's seat (``moves.1.seat``), before any move is judged, even after an illegal one."""
+    # Seat 1 leads and does not hold 4D: move 0 alone would be an illegal move, a verdict.
+    with pytest.raises(NoSuchSeat) as info:
+        replay_round("scopa", 2, 0, [{"card": "4D"}, {"card": "AD", "seat": seat}], deck=CODES)
+    assert info.value.code == "no-such-seat" and info.value.field == "moves.1.seat"
+
+
+def test_a_record_of_64_moves_is_not_too_long() -> None:
+    """At most 64 moves (``MAX_MOVES``; 65 are refused): 64 are replayed, up to the first illegal one."""
+    replay = replay_round("scopa", 2, 0, [{"card": "AD"}] * 64, deck=CODES)
+    assert replay.first_illegal == 1 and replay.moves[1].code == "card-not-held"
+
+
+def test_an_illegal_verdict_gives_its_reason_and_the_replay_its_deck() -> None:
+    """The verdict on an illegal move carries the refusal's message as its reason, in its JSON too;
+    the replay that stops there keeps the deck it dealt."""
+    replay = replay_round("scopa", 2, 0, [{"card": "4D"}], deck=CODES)
+    verdict = replay.moves[0]
+    assert verdict.code == "card-not-held" and verdict.reason == "4D is not in the hand"
+    assert verdict.to_json() == {
+        "index": 0,
+        "seat": 1,
+        "verdict": "illegal",
+        "card": "4D",
+        "captured": [],
+        "sweep": False,
+        "code": "card-not-held",
+        "reason": "4D is not in the hand",
+    }
+    assert replay.deck == DECK
+
+
+def test_moves_that_are_no_dict_are_read_as_json_or_refused() -> None:
+    """A move that is neither a dict nor a move value is read as a move's JSON: any mapping is one,
+    anything else is refused at its place in the record."""
+    replay = replay_round("scopa", 2, 0, [MappingProxyType({"card": "AD"})], deck=CODES)
+    assert replay.valid and replay.moves[0].move == PlayMove(Card.parse("AD"))
+    with pytest.raises(InvalidInput) as info:
+        replay_round("scopa", 2, 0, [{"card": "AD"}, "4D"], deck=CODES)
+    assert info.value.field == "moves.1"
+
+
+def test_a_play_of_a_subclass_of_play_move_has_the_same_verdicts() -> None:
+    """A record's plays may be of a caller's subclass of ``PlayMove``: the verdicts in JSON are those
+    of the same plays as ``PlayMove`` values (captures, sweeps and cards laid alike)."""
+    state, deck = deal_round("scopa", 2, 0, seed="noted-record-5")  # a record with a sweep
+    moves, _ = record(state)
+    plays = [PlayMove(Card.parse(m["card"]), tuple(map(Card.parse, m["capture"]))) for m in moves]
+    noted = [NotedPlay(*play) for play in plays]
+    expected = [v.to_json() for v in replay_round("scopa", 2, 0, plays, deck=deck).moves]
+    assert any(v["captured"] for v in expected) and any(v["sweep"] for v in expected)
+    assert [v.to_json() for v in replay_round("scopa", 2, 0, noted, deck=deck).moves] == expected
+
+
+def test_claims_in_json_give_a_reason_only_when_they_cannot_be_judged() -> None:
+    """A right or wrong claim has no reason; a claim on a record that stops early has one, which says
+    why (an illegal move, or a record that ends before the round does: docs/rules.md §10.14)."""
+    state, deck = deal_round("scopa", 2, 0, seed="claims")
+    moves, _ = record(state)
+    whole = replay_round("scopa", 2, 0, moves, deck=deck)
+    assert whole.breakdown is not None
+    claim = [line.to_json() for line in whole.breakdown]
+    assert whole.judge(claim).to_json() == {"verdict": "right", "valid": True, "discrepancies": []}
+    wrong = whole.judge([{**claim[0], "total": claim[0]["total"] + 1}, claim[1]]).to_json()
+    assert set(wrong) == {"verdict", "valid", "discrepancies"} and wrong["verdict"] == "wrong"
+    short = replay_round("scopa", 2, 0, moves[:5], deck=deck).judge(claim).to_json()
+    assert set(short) == {"verdict", "valid", "reason", "discrepancies"}
+    assert (short["verdict"], short["valid"], short["discrepancies"]) == ("cannot-be-judged", None, [])
+    assert "ends before the end of the round" in short["reason"]
+    stopped = replay_round("scopa", 2, 0, [*moves[:5], moves[4]], deck=deck).judge(claim).to_json()
+    assert "illegal move" in stopped["reason"] and stopped["discrepancies"] == []

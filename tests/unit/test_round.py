@@ -16,6 +16,7 @@ from service.rules import (
     DuplicateCard,
     InvalidCard,
     InvalidInput,
+    NoSuchSeat,
     NotYourTurn,
     Phase,
     PlayMove,
@@ -36,7 +37,7 @@ from service.rules import (
     seeded_deck,
 )
 
-from ..support import state_json
+from ..support import NotedPlay, state_json
 
 CODES = [c.code for c in DECK]
 
@@ -487,3 +488,72 @@ def test_players_that_are_no_whole_number_are_invalid_input_not_a_count_the_prof
     with pytest.raises(RulesError) as caught:
         deal_round("chkobba", players, 0, seed="x")
     assert caught.value.code == code and caught.value.field == "players"
+
+
+# Events in JSON (openapi.yaml "Event"): every field, for a cut and for a play.
+
+
+def test_a_cut_event_says_that_it_dealt_the_hands() -> None:
+    """The cut deals the hands (docs/rules.md §3.1): its event is dealt, collects nothing, and says
+    whether the deal is void; its JSON has each of those fields."""
+    state, _ = deal_round("chkobba", 2, 0, deck=CODES)
+    _, event = play(state, CutMove(Cut.KEEP))
+    assert event.dealt is True and event.redeal is False
+    assert event.to_json() == {"seat": 1, "cut": "keep", "dealt": True, "collected": [], "redeal": False}
+
+
+def test_a_play_event_in_json_has_every_field() -> None:
+    """A capture that neither sweeps, deals nor ends the round: each of the event's fields, the
+    flags false, in its JSON."""
+    # Dealer 0: seat 1 holds QH first and the table is 2D 6S, 2 more cards that Q cannot take.
+    deck = ["QH", "AH", "KH", "3C", "4C", "5C", "2D", "6S", "KS", "JS"]
+    deck += [c for c in CODES if c not in deck]
+    state, _ = deal_round("chkobba", 2, 0, deck=deck, cut="keep")
+    _, event = play(state, PlayMove(Card.parse("QH"), cards("6S", "2D")))
+    assert event.redeal is False
+    assert event.to_json() == {
+        "seat": 1,
+        "card": "QH",
+        "kind": "sum",
+        "captured": ["QH", "2D", "6S"],
+        "sweep": False,
+        "dealt": False,
+        "collected": [],
+        "redeal": False,
+    }
+
+
+def test_a_play_of_a_subclass_of_play_move_has_the_same_event() -> None:
+    """An event's JSON does not depend on the class of the play that made it: a subclass of
+    ``PlayMove`` gives the JSON a ``PlayMove`` gives (captures, cards laid, a refill of the hands)."""
+    state, _ = deal_round("scopa", 2, 0, seed="noted-play")
+    for _ in range(8):
+        caps = legal_moves(state)[0]
+        option = caps.options[0] if caps.options else None
+        after, event = play(state, PlayMove(caps.card, option))
+        noted_after, noted = play(state, NotedPlay(caps.card, option))
+        assert type(noted.move) is NotedPlay and noted_after == after
+        assert noted.to_json() == event.to_json()
+        assert set(event.to_json()) == {"seat", "card", "kind", "captured", "sweep", "dealt", "collected", "redeal"}
+        state = after
+
+
+def test_moves_refused_by_phase_or_seat_name_the_move_and_the_phase() -> None:
+    """A refused move names what is wrong: the move (field ``move``) and the phase it met, or the
+    seat (``move.seat``) when it names no seat at the table."""
+    waiting, _ = deal_round("chkobba", 2, 0, deck=CODES)
+    with pytest.raises(WrongPhase) as info:
+        play(waiting, PlayMove(Card.parse("AD")))
+    assert (info.value.field, info.value.details) == ("move", {"phase": "cut"})
+    playing, _ = deal_round("chkobba", 2, 0, deck=CODES, cut="keep")
+    with pytest.raises(WrongPhase) as info:
+        play(playing, CutMove(Cut.KEEP))
+    assert (info.value.field, info.value.details) == ("move", {"phase": "play"})
+    state = state_of(hands=[["5S"], []], table=["5D"], stock=[], piles=[["AH", "AC"], []], turn=0)
+    over, _ = play(state, PlayMove(Card.parse("5S")))
+    with pytest.raises(WrongPhase) as info:
+        play(over, PlayMove(Card.parse("5S")))
+    assert (info.value.field, info.value.details) == ("move", {"phase": "over"})
+    with pytest.raises(NoSuchSeat) as info:
+        play(playing, PlayMove(playing.hands[1][0], seat=2))
+    assert info.value.code == "no-such-seat" and info.value.field == "move.seat"

@@ -374,3 +374,52 @@ def test_a_claim_that_leaves_out_a_category_is_malformed_not_an_agreement() -> N
 def test_score_round_takes_a_profile_id_like_every_other_entry_point() -> None:
     tallies = [Tally.of_pile(DECK[:20], 0), Tally.of_pile(DECK[20:], 0)]
     assert score_round("scopa", tallies) == score_round(Rules.of("scopa"), tallies)
+
+
+# Each refusal names the count, side and category at fault (so that a client can point at it).
+
+
+def test_a_negative_count_is_named_not_a_zero_count_before_it() -> None:
+    """The field of a negative count is that count's, even when counts before it are 0 (they are
+    allowed): side 1's sweeps, not its cards."""
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [tally(40, 10, 4, 4, True), tally(0, 0, 0, 0, False, sweeps=-1)])
+    assert info.value.field == "sides.1.sweeps"
+    assert "sweeps cannot be negative" in info.value.message
+
+
+def test_too_many_sweeps_say_how_many_cards_they_need() -> None:
+    """Each sweep takes at least two cards (the card played and one more), so the refusal of 3 sweeps
+    in 4 cards says that 3 sweeps need 6."""
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [tally(36, 9, 4, 4, True), tally(4, 1, 0, 0, False, sweeps=3)])
+    assert "3 sweeps need at least 6 captured cards, not 4" in info.value.message
+
+
+def test_more_sevens_and_sixes_than_cards_is_inconsistent_for_that_side() -> None:
+    """Sevens and sixes are distinct cards: 2 of each cannot fit in side 1's 3 cards, which is that
+    side's fault (its field), not a clash between the sides' counts."""
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [tally(37, 10, 2, 2, True), tally(3, 0, 2, 2, False)])
+    assert info.value.field == "sides.1"
+    assert "more special cards than cards" in info.value.message
+
+
+def test_sweeps_no_round_makes_are_refused_as_sweeps() -> None:
+    """18 sweeps for one side and 1 for the other: each fits its own cards, but no round makes 19
+    (docs/rules.md §10.17); the refusal names the category, sweeps."""
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [tally(38, 10, 4, 4, True, sweeps=18), tally(2, 0, 0, 0, False, sweeps=1)])
+    assert info.value.field == "sides"
+    assert info.value.details == {"category": "sweeps"}
+
+
+def test_all_eighteen_sweeps_without_every_card_names_the_side_s_cards() -> None:
+    """A side that swept at every other play left the others nothing to capture (docs/rules.md
+    §10.17): 18 sweeps with 38 cards is refused at that side's cards."""
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [tally(38, 10, 4, 4, True, sweeps=18), tally(2, 0, 0, 0, False)])
+    assert info.value.field == "sides.0.cards"
+    # With every card, the same 18 sweeps are a round: all the points are side 0's.
+    full = score_round(CHKOBBA, [tally(40, 10, 4, 4, True, sweeps=18), tally(0, 0, 0, 0, False)])
+    assert [s.total for s in full] == [22, 0]
