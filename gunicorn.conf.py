@@ -16,6 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from service.ops import settings as service_settings  # noqa: E402
+from service.ops.limits import MAX_HEADER_FIELD_BYTES, MAX_HEADER_FIELDS, MAX_REQUEST_LINE  # noqa: E402
 
 try:
     # Read once, here in the master before any worker exists; a wrong value stops the start with one
@@ -41,10 +42,9 @@ keepalive = SETTINGS.keepalive
 # hours. A dead worker's counts survive it: child_exit folds its metric files into the archives.
 max_requests = SETTINGS.max_requests
 max_requests_jitter = SETTINGS.max_requests_jitter
-# Bounded request line and headers: nothing this API takes needs more.
-limit_request_line = 2048
-limit_request_fields = 50
-limit_request_field_size = 8190
+limit_request_line = MAX_REQUEST_LINE
+limit_request_fields = MAX_HEADER_FIELDS
+limit_request_field_size = MAX_HEADER_FIELD_BYTES
 # The app writes the access log (JSON lines, with the operation and the request id: see
 # service/ops/logging.py, set by CHKOBBA_ACCESS_LOG); gunicorn's own would log each request twice.
 accesslog = None

@@ -8,6 +8,9 @@ from typing import Any
 from service.rules import CATEGORIES, Captures, MoveVerdict, Profile, SideScore
 from service.rules.replay import verdicts_to_json
 
+OPTION_TYPES = {bool: "boolean", int: "integer"}  # an option's type, as getRuleset names it
+ALWAYS, OPTION, NEVER = SCORED = ("always", "option", "never")  # whether a profile scores a category
+
 
 def captures_json(captures: Captures) -> dict[str, Any]:
     sweep_option = captures.sweep_option
@@ -82,7 +85,7 @@ def ruleset_json(profile: Profile) -> dict[str, Any]:
         "options": [
             {
                 "name": spec.name,
-                "type": "boolean" if spec.type is bool else "integer",
+                "type": OPTION_TYPES[spec.type],
                 "default": spec.default,
                 "description": spec.description,
                 "suggested": list(spec.suggested),
@@ -92,7 +95,7 @@ def ruleset_json(profile: Profile) -> dict[str, Any]:
         "categories": [
             {
                 "code": code,
-                "scored": "always" if code in scored else "option" if code in profile.options else "never",
+                "scored": ALWAYS if code in scored else OPTION if code in profile.options else NEVER,
                 "names": dict(profile.category_names.get(code, {})),
             }
             for code in CATEGORIES

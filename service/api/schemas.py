@@ -24,6 +24,7 @@ from service.strategy import REASONS, Shortened
 from .codes import CODES
 from .fields import CardField, CardList, CodedMessage, DeckField, MoveField, Moves, RulesField, SeedField
 from .loading import Checked
+from .render import OPTION_TYPES, SCORED
 from .sealing import MAX_TOKEN_CHARS
 
 MAX_HAND = HAND_SIZE
@@ -36,7 +37,8 @@ _SIDES = [n for profile in PROFILES.values() for n in profile.side_counts()]
 MIN_PLAYERS, MAX_PLAYERS = min(_PLAYERS), max(_PLAYERS)
 PLAYERS = validate.Range(min=MIN_PLAYERS, max=MAX_PLAYERS)
 SIDES = validate.Length(min=min(_SIDES), max=max(_SIDES))
-SIDE = validate.Range(min=0, max=max(_SIDES) - 1)
+MAX_SIDE = max(_SIDES) - 1
+SIDE = validate.Range(min=0, max=MAX_SIDE)
 RECEIPT_PATTERN = r"^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$"  # a compact JWS with its payload detached
 
 
@@ -174,7 +176,7 @@ class SideInput(OneOfFields):
 
 
 class ScoreLine(Checked):
-    side = Count(2, required=True)
+    side = Count(MAX_SIDE, required=True)
     cards = Point(required=True)
     diamonds = Point(required=True)
     sevens = Point(required=True)
@@ -616,7 +618,7 @@ class MoveAtOut(Schema):
 class MatchDiscrepancyOut(Schema):
     field = fields.String(
         required=True,
-        validate=validate.Regexp(r"^(outcome|winner|scores\.[0-2])$"),
+        validate=validate.Regexp(rf"^(outcome|winner|scores\.[0-{MAX_SIDE}])$"),
         metadata={"description": "outcome, winner, or scores.<side>."},
     )
     claimed = fields.Raw(required=True, allow_none=True, metadata={"type": ["string", "integer"]})
@@ -669,10 +671,10 @@ class MatchReplayResponse(Schema):
 
 class OptionOut(Schema):
     name = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer"]))
-    default = fields.Raw(required=True, allow_none=True, metadata={"type": ["boolean", "integer"]})
+    type = fields.String(required=True, validate=validate.OneOf(list(OPTION_TYPES.values())))
+    default = fields.Raw(required=True, allow_none=True, metadata={"type": list(OPTION_TYPES.values())})
     description = fields.String(required=True)
-    suggested = fields.List(fields.Raw(metadata={"type": ["boolean", "integer"]}), required=True)
+    suggested = fields.List(fields.Raw(metadata={"type": list(OPTION_TYPES.values())}), required=True)
 
 
 class FigureOut(Schema):
@@ -683,7 +685,7 @@ class FigureOut(Schema):
 
 class CategoryOut(Schema):
     code = fields.String(required=True, validate=validate.OneOf(list(CATEGORIES)))
-    scored = fields.String(required=True, validate=validate.OneOf(["always", "option", "never"]))
+    scored = fields.String(required=True, validate=validate.OneOf(SCORED))
     names = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .limits import MAX_BODY_BYTES
+from .limits import MAX_BODY_BYTES, MAX_REQUEST_LINE
 
 PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -37,7 +37,7 @@ HTTP_LEVEL_CODES: dict[str, Code] = {
     "body-too-large": Code(
         413, f"The body is over {MAX_BODY_BYTES // 1024} KiB. No valid request is that large: fix the client."
     ),
-    "uri-too-long": Code(414, "The request line is over 2,048 bytes. Fix the client."),
+    "uri-too-long": Code(414, f"The request line is over {MAX_REQUEST_LINE:,} bytes. Fix the client."),
     "unsupported-media-type": Code(
         415, "Send Content-Type: application/json (charset=utf-8 at most), without a content coding."
     ),
