@@ -16,7 +16,6 @@ from service.rules import (
     round_breakdown,
     seat_view,
     spectator_json,
-    validate,
 )
 from service.rules.cards import codes
 from service.rules.errors import MoveError, check_seat
@@ -87,8 +86,9 @@ def deal() -> Response:
 def play_round() -> Response:
     data = body("play")
     sealed = "state_token" in data
-    # Validated once, here (play() would validate it again); a token also carries the round's record.
-    state, record = _opened(data["state_token"]) if sealed else (_loaded_state(data["state"]), None)
+    # Validated once: by the schema's StateField, or as the token is opened (play() would validate it
+    # again). A token also carries the round's record.
+    state, record = _opened(data["state_token"]) if sealed else (data["state"], None)
     move = data["move"]  # a Move, parsed by the schema's MoveField
     try:
         after, event = advance(state, move)
@@ -133,10 +133,12 @@ def view_round() -> Response:
 
 
 def state_of(data: dict[str, Any]) -> RoundState:
-    """The plain state of a request, or the one its token carries; validated either way."""
+    """The plain state of a request (its schema field built and validated it), or the one its token
+    carries, validated as it is opened."""
     if "state_token" in data:
         return _opened(data["state_token"])[0]
-    return _loaded_state(data["state"])
+    state: RoundState = data["state"]
+    return state
 
 
 def _opened(token: str) -> tuple[RoundState, dict[str, Any] | None]:
@@ -145,27 +147,6 @@ def _opened(token: str) -> tuple[RoundState, dict[str, Any] | None]:
     payload = _sealer().open(token)
     record = payload.pop("record", None)
     return RoundState.from_json(payload), record if isinstance(record, dict) else None
-
-
-def _loaded_state(loaded: dict[str, Any]) -> RoundState:
-    """A plain state as the request schema loaded it (RoundStateSchema): its form is checked and its
-    cards parsed there, so only the core's checks of a state (``validate``) are left, once.
-    from_json would read the same state from these values, checking their form a second time."""
-    state = RoundState(
-        loaded["rules"],
-        loaded["players"],
-        loaded["dealer"],
-        Phase(loaded["phase"]),
-        loaded["turn"],
-        tuple(loaded["hands"]),
-        loaded["table"],
-        loaded["stock"],
-        tuple(loaded["piles"]),
-        tuple(loaded["sweeps"]),
-        loaded["last_capturer"],
-    )
-    validate(state)
-    return state
 
 
 def _sealed(state: RoundState, viewer: int | None, record: dict[str, Any] | None) -> dict[str, Any]:

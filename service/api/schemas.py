@@ -8,11 +8,25 @@ response against ``openapi.yaml``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, missing, validate
 
-from service.rules import CATEGORIES, DECK, MAX_ROUNDS, PROFILES, CaptureKind, Cut, Outcome, Phase, SumPolicy
+from service.rules import (
+    CATEGORIES,
+    DECK,
+    MAX_ROUNDS,
+    PROFILES,
+    CaptureKind,
+    Cut,
+    Outcome,
+    Phase,
+    RoundState,
+    RulesError,
+    SumPolicy,
+)
+from service.rules import validate as validate_state
 from service.rules.captures import HAND_SIZE
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
@@ -22,8 +36,8 @@ from service.rules.sweeps import MAX_SWEEPS
 from service.strategy import REASONS, Shortened
 
 from .codes import CODES
-from .fields import CardField, CardList, CodedMessage, DeckField, MoveField, Moves, RulesField, SeedField
-from .loading import Checked
+from .fields import CardField, CardList, CodedMessage, DeckField, MoveField, Moves, RulesField, SeedField, coded_error
+from .loading import Checked, Loader, Slow
 from .render import OPTION_TYPES, SCORED
 from .sealing import MAX_TOKEN_CHARS
 
@@ -259,12 +273,61 @@ class RoundStateSchema(Checked):
     last_capturer = StrictInt(required=True, allow_none=True, validate=SIDE)
 
 
+class StateField(fields.Nested):
+    """A plain round state in a request: its form loaded by ``RoundStateSchema`` (its cards parsed
+    there), then built and checked by the rules core (``validate``), once, here: the view takes the
+    ``RoundState`` as it is. A state the rules refuse is an error of this field, at the path the core
+    names (``state.sweeps.0``), with the core's code."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(RoundStateSchema, **kwargs)
+
+    def _deserialize(  # type: ignore[override]  # a RoundState, not the dict the schema loads
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> RoundState:
+        try:
+            return _checked_state(super()._deserialize(value, attr, data, **kwargs))
+        except RulesError as exc:
+            raise coded_error(exc) from None
+
+    def quick_load(self, value: Any) -> Any:
+        """``_deserialize`` for a state that loads and that the rules accept; ``missing`` otherwise,
+        for ``_deserialize`` to say what is wrong (service/api/loading.py)."""
+        if type(value) is not dict:
+            return missing
+        try:
+            return _checked_state(_STATE_LOADER.quick(value))
+        except (Slow, ValidationError, RulesError):
+            return missing
+
+
+def _checked_state(loaded: dict[str, Any]) -> RoundState:
+    state = RoundState(
+        loaded["rules"],
+        loaded["players"],
+        loaded["dealer"],
+        Phase(loaded["phase"]),
+        loaded["turn"],
+        tuple(loaded["hands"]),
+        loaded["table"],
+        loaded["stock"],
+        tuple(loaded["piles"]),
+        tuple(loaded["sweeps"]),
+        loaded["last_capturer"],
+    )
+    validate_state(state)
+    return state
+
+
+_STATE_LOADER = Loader(RoundStateSchema())
+
+
 TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it with sealed: true."}
 
 
 class PlayRequest(OneOfFields):
     variants = {"state": ("PlainPlayRequest", ()), "state_token": ("SealedPlayRequest", ("viewer",))}
-    state = fields.Nested(RoundStateSchema)
+    state = StateField()
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     move = MoveField(required=True)
     viewer = Seat(metadata=VIEWER)
@@ -278,7 +341,7 @@ class PlayRequest(OneOfFields):
 
 class ViewRequest(OneOfFields):
     variants = {"state": ("PlainViewRequest", ()), "state_token": ("SealedViewRequest", ())}
-    state = fields.Nested(RoundStateSchema)
+    state = StateField()
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     seat = Seat(metadata={"description": "The seat whose view is asked for; leave it out for a spectator's view."})
 
@@ -785,7 +848,7 @@ MAX_HINTS_LIMIT = 100
 
 class HintsRequest(OneOfFields):
     variants = {"state": ("PlainHintsRequest", ()), "state_token": ("SealedHintsRequest", ())}
-    state = fields.Nested(RoundStateSchema)
+    state = StateField()
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     seat = Seat(metadata={"description": "When given, must be the seat to move."})
     limit = StrictInt(

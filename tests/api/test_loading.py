@@ -241,9 +241,10 @@ def _state_outcome(build: Any, state: Any) -> tuple[Any, ...]:
 
 @given(data=st.data())
 def test_a_loaded_plain_state_is_the_state_from_json_reads(data: st.DataObject) -> None:
-    """playRound builds a plain state from what its schema loaded (rounds._loaded_state) instead of
-    reading its form again with from_json: the same state, or the same bad-state error."""
-    from service.api.rounds import _loaded_state
+    """A request's plain state is built from what RoundStateSchema loaded (schemas._checked_state, in
+    the StateField) instead of reading its form again with from_json: the same state, or the same
+    bad-state error."""
+    from service.api.schemas import _STATE_LOADER, _checked_state
     from service.rules import RoundState
 
     state = json.loads(json.dumps(data.draw(st.sampled_from(ROUND_STATES))))
@@ -267,12 +268,11 @@ def test_a_loaded_plain_state_is_the_state_from_json_reads(data: st.DataObject) 
                 if change in ("turn", "last_capturer")
                 else (data.draw(st.integers(0, 4)))
             )
-    body = {"state": state, "move": {"card": "AD"}}
     try:
-        loaded = LOADERS["play"].load(body)
+        loaded = _STATE_LOADER.load(state)
     except ValidationError:
-        return  # refused at the edge, as before: from_json is never reached
-    assert _state_outcome(_loaded_state, loaded["state"]) == _state_outcome(RoundState.from_json, state)
+        return  # refused for its form, at the edge: from_json is never reached
+    assert _state_outcome(_checked_state, loaded) == _state_outcome(RoundState.from_json, state)
 
 
 @pytest.mark.parametrize(

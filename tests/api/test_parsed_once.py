@@ -14,10 +14,10 @@ import pytest
 
 from service.api.io import LOADERS
 from service.api.schemas import REQUEST_SCHEMAS
-from service.rules import CutMove, PlayMove, parse_move
+from service.rules import CutMove, PlayMove, RoundState, deal_round, parse_move
 from service.rules import cards as core_cards
 
-from .conftest import CANONICAL, deck_starting, ok
+from .conftest import CANONICAL, deck_starting, ok, problem
 
 
 @pytest.fixture
@@ -103,3 +103,23 @@ def test_a_record_s_moves_are_loaded_as_moves_by_the_schema_on_either_road(schem
         found = loaded["moves"] if schema == "replay" else loaded["rounds"][0]["moves"]
         assert found == [parse_move(move) for move in moves]
         assert [type(move) for move in found] == [PlayMove, PlayMove, CutMove]
+
+
+@pytest.mark.parametrize("schema", ["play", "view", "hints"])
+def test_a_plain_state_is_loaded_as_a_checked_round_state_by_the_schema_on_either_road(schema):
+    """The StateField builds the RoundState and has the core check it, once, on the short road and on
+    marshmallow's: the views take it as it is."""
+    state, _ = deal_round("chkobba", 2, 0, deck=CANONICAL, cut="keep")
+    body = {"state": state.to_json()} | ({"move": {"card": "KD"}} if schema == "play" else {})
+    for loaded in (LOADERS[schema].load(body), REQUEST_SCHEMAS[schema].load(body)):
+        assert loaded["state"] == state and type(loaded["state"]) is RoundState
+
+
+def test_a_state_the_rules_refuse_is_an_error_of_its_field_beside_the_others(client):
+    """A state no round reaches is refused with the core's code at the path the core names, and an
+    error elsewhere in the same body is named too (the schema collects both)."""
+    state, _ = deal_round("chkobba", 2, 0, deck=CANONICAL, cut="keep")
+    plain = state.to_json() | {"sweeps": [18, 0]}
+    found = problem(client.post("/v1/rounds/play", json={"state": plain, "move": {"card": 5}}), 422, "bad-state")
+    assert set(found["errors"]) == {"state.sweeps.0", "move.card"}
+    assert found["detail"].startswith("state.sweeps.0: side 0 has 18 sweeps")

@@ -337,8 +337,8 @@ def test_play_wrong_phase(client):
 
 @pytest.mark.parametrize("sealed", [False, True])
 def test_play_checks_the_state_once(client, monkeypatch, sealed):
-    """A state is validated once per playRound (from_json), not again before the move, plain or
-    sealed; a bad state is still refused."""
+    """A state is validated once per playRound (by the schema's StateField, or as its token is
+    opened), not again before the move, plain or sealed; a bad state is still refused."""
     from service.rules import round as round_module
     from service.rules import state as state_module
 
@@ -349,10 +349,11 @@ def test_play_checks_the_state_once(client, monkeypatch, sealed):
         checked.append(state)
         real(state)
 
-    from service.api import rounds as view_module
+    from service.api import schemas as schema_module
 
-    for module in (state_module, round_module, view_module):  # wherever it is called from
+    for module in (state_module, round_module):  # wherever it is called from
         monkeypatch.setattr(module, "validate", counting)
+    monkeypatch.setattr(schema_module, "validate_state", counting)  # where a plain state is loaded
     state = first_play_state(client)
     if sealed:
         deck = deck_starting("QH", "5S", "4H", "7C", "AC", "2H", "AD", "2D", "3C", "2S")
