@@ -8,6 +8,7 @@ import gc
 import os
 import shutil
 import sys
+import time
 
 # The service's package sits beside this file (a checkout, or /app in the image), and gunicorn puts
 # only its working directory on sys.path: from any other directory, or with the `gunicorn` script,
@@ -89,12 +90,13 @@ def stopping_without_resets(server, stop):
     backlog: the workers serve what it holds, then close, and nothing is left in it to be reset
     (service/ops/worker.py). Only when no other process goes on listening on the sockets: gunicorn's
     own condition for unlinking them (no upgrade by USR2 under way, no systemd socket)."""
-    from service.ops.worker import refuse_new_connections
+    from service.ops.worker import HANDSHAKE_GRACE, refuse_new_connections
 
     def stop_taking_connections_then_stop(graceful=True):
         if server.reexec_pid == server.master_pid == 0 and not server.systemd:
-            for listener in server.LISTENERS:
-                refuse_new_connections(listener.sock)
+            refused = [refuse_new_connections(listener.sock) for listener in server.LISTENERS]
+            if any(refused):
+                time.sleep(HANDSHAKE_GRACE)  # the handshakes under way join the backlog, which the workers drain
         stop(graceful)
 
     return stop_taking_connections_then_stop

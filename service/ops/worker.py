@@ -56,7 +56,9 @@ from .limits import MAX_BODY_BYTES, PROBE_PATHS
 from .problems import HTTP_CODES, PROBLEM_MEDIA_TYPE, http_title, problem
 
 STOP_LINGER = 2.0  # as gunicorn's threaded worker: for a request a client may already be sending
-HANDSHAKE_GRACE = 0.1  # for a handshake under way as the listener stopped taking new ones: a round trip
+# After refuse_new_connections, for the handshakes already under way to reach the backlog (a round
+# trip) before the workers drain it: the master waits this long before it signals them.
+HANDSHAKE_GRACE = 0.1
 # The requests gunicorn cannot parse, by status (the first class that matches); a problem with the
 # app's answer, or with the configuration, stays gunicorn's 500.
 UNPARSED = (
@@ -132,17 +134,12 @@ class DrainingServer(StreamServer):  # type: ignore[misc]
     """
 
     def close(self) -> None:
-        self.drain()
-        gevent.sleep(HANDSHAKE_GRACE)
-        self.drain()
-        super().close()
-
-    def drain(self) -> None:
         while not self.closed:
             waiting = self.do_read()
             if waiting is None:
                 break
             self.do_handle(*waiting)
+        super().close()
 
 
 class ListenerName:
