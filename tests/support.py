@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import http.client
 import itertools
@@ -43,6 +44,35 @@ from service.rules import (
 
 ROOT = Path(__file__).resolve().parents[1]
 CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
+
+# The canonical order (docs/rules.md §1.2): suits D H S C, each A 2 3 4 5 6 7 J Q K. Written out here,
+# never taken from the rules core, so that a test of the core's deck has something to compare it with.
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+SUITS = ("D", "H", "S", "C")
+CANONICAL = [rank + suit for suit in SUITS for rank in RANKS]
+
+
+def deck_starting(*prefix: str) -> list[str]:
+    """A full deck whose top cards are ``prefix``, the rest in canonical order."""
+    assert len(set(prefix)) == len(prefix)
+    return [*prefix, *(c for c in CANONICAL if c not in prefix)]
+
+
+def b64url_decode(text: str) -> bytes:
+    """The bytes of base64url text written without its ``=`` padding (a state token, a key)."""
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def b64url_encode(raw: bytes) -> str:
+    """``raw`` as base64url text without ``=`` padding, as the service writes tokens and reads keys."""
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading, as /rules gives it too."""
+    text = heading.strip().lower().replace("`", "")
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
 
 
 def state_json(
@@ -240,7 +270,7 @@ def reference_draws(seed: object) -> Iterator[int]:
 def reference_shuffle(seed: object = None, *, draws: Iterator[int] | None = None) -> list[str]:
     """The deck of ``seed`` (or of the ``draws`` given), top card first, as card codes."""
     draws = reference_draws(seed) if draws is None else draws
-    deck = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
+    deck = list(CANONICAL)
     for i in range(39, 0, -1):
         n = i + 1
         x = next(draws)

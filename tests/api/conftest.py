@@ -18,11 +18,6 @@ from service.app import create_app
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
 
-# The canonical order (docs/rules.md §1.2): suits D H S C, each A 2 3 4 5 6 7 J Q K.
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
-SUITS = ("D", "H", "S", "C")
-CANONICAL = [rank + suit for suit in SUITS for rank in RANKS]
-
 POST_PATHS = (
     "/v1/captures",
     "/v1/moves",
@@ -73,12 +68,6 @@ def problem(response: Any, status: int, code: str) -> dict[str, Any]:
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and 'File "' not in text
     return body
-
-
-def deck_starting(*prefix: str) -> list[str]:
-    """A full deck whose top cards are ``prefix``, the rest in canonical order."""
-    assert len(set(prefix)) == len(prefix)
-    return [*prefix, *(c for c in CANONICAL if c not in prefix)]
 
 
 def line(side: int, cards: int, diamonds: int, sevens: int, seven_of_diamonds: int, sweeps: int, primiera: int) -> dict:

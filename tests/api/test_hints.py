@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ..support import strings_in
-from .conftest import CANONICAL, deck_starting, ok, problem
+from ..support import CANONICAL, deck_starting, strings_in
+from .conftest import ok, problem
 
 MOVE_KEYS = {"move", "score", "reasons"}
 # The codes README "Move hints" documents.

@@ -17,7 +17,8 @@ from service.api.schemas import REQUEST_SCHEMAS
 from service.rules import CutMove, PlayMove, parse_move
 from service.rules import cards as core_cards
 
-from .conftest import CANONICAL, deck_starting, ok
+from ..support import CANONICAL, deck_starting
+from .conftest import ok
 
 
 @pytest.fixture

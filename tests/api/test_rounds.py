@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from ..support import CANONICAL, deck_starting
 from ..support import reference_shuffle as seeded_deck
-from .conftest import CANONICAL, deck_starting, ok, problem
+from .conftest import ok, problem
 
 STATE_KEYS = {
     "rules",
