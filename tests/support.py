@@ -406,6 +406,72 @@ def judged_round_by_round(rules: Any, players: int, dealer: int, rounds: Sequenc
     }
 
 
+# ---- a round's score, from docs/rules.md §7 alone (tests/api/test_rounds.py, tests/property/test_rounds.py) ----
+
+# docs/rules.md §7.4: the primiera points of each rank (chkobba-crp's option).
+PRIMIERA_POINTS = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "J": 10, "Q": 10, "K": 10}
+
+
+def expected_breakdown(
+    profile: str,
+    piles: Sequence[Sequence[str]],
+    sweeps: Sequence[int],
+    *,
+    options: Mapping[str, Any] | None = None,
+    last_capturer: int | None = None,
+) -> list[dict[str, int]]:
+    """A round's breakdown by docs/rules.md §7, computed from the piles' card codes, written here
+    independently of the service; ``options`` are chkobba-crp's (§7.4), none by default."""
+    options = options or {}
+    n = len(piles)
+    ties_to = last_capturer if options.get("ties_to_last_capturer") else None
+
+    def most(values: list[int], ties_to: int | None = None) -> int | None:
+        top = max(values)
+        tied = [s for s in range(n) if values[s] == top]
+        if len(tied) == 1:
+            return tied[0]
+        return ties_to if ties_to in tied else None
+
+    cards = [len(p) for p in piles]
+    diamonds = [sum(c[1] == "D" for c in p) for p in piles]
+    sevens = [sum(c[0] == "7" for c in p) for p in piles]
+    sixes = [sum(c[0] == "6" for c in p) for p in piles]
+    winners: dict[str, int | None] = {
+        "cards": most(cards, ties_to),
+        "diamonds": most(diamonds, ties_to),
+        "seven_of_diamonds": next(s for s in range(n) if "7D" in piles[s]),
+        "sevens": None,
+        "primiera": None,
+    }
+    if profile == "chkobba":
+        top = max(sevens)
+        tied = [s for s in range(n) if sevens[s] == top]
+        if len(tied) == 1:
+            winners["sevens"] = tied[0]
+        else:
+            top6 = max(sixes[s] for s in tied)
+            by_sixes = [s for s in tied if sixes[s] == top6]
+            winners["sevens"] = by_sixes[0] if len(by_sixes) == 1 else None
+    if options.get("primiera"):
+        totals = []
+        for pile in piles:
+            best: dict[str, int] = {}
+            for c in pile:
+                best[c[1]] = max(best.get(c[1], 0), PRIMIERA_POINTS[c[0]])
+            totals.append(sum(best.values()) if len(best) == 4 else -1)
+        if max(totals) >= 0:
+            winners["primiera"] = most(totals)
+    rows = []
+    for s in range(n):
+        row = {"side": s, "sweeps": sweeps[s]}
+        for category, winner in winners.items():
+            row[category] = int(winner == s)
+        row["total"] = sum(v for k, v in row.items() if k != "side")
+        rows.append(row)
+    return rows
+
+
 # ---- the image's build context (tests/ops/test_image.py, tests/ops/test_settings.py) ----
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ..support import CANONICAL, deck_starting
+from ..support import CANONICAL, deck_starting, expected_breakdown
 from ..support import reference_shuffle as seeded_deck
 from .conftest import ok, problem
 
@@ -391,40 +391,6 @@ def test_play_parses_the_move_once(client, monkeypatch):
 
 
 # ---- a whole round, then its replay -------------------------------------------------------------
-
-
-def expected_breakdown(profile: str, piles: list[list[str]], sweeps: list[int]) -> list[dict[str, int]]:
-    """docs/rules.md §7 for default options, written here independently of the service."""
-
-    def most(values: list[int]) -> int | None:
-        top = max(values)
-        return values.index(top) if values.count(top) == 1 else None
-
-    n = len(piles)
-    lines = [
-        {"side": s, "cards": 0, "diamonds": 0, "sevens": 0, "seven_of_diamonds": 0, "sweeps": sweeps[s], "primiera": 0}
-        for s in range(n)
-    ]
-    for category, winner in (
-        ("cards", most([len(p) for p in piles])),
-        ("diamonds", most([sum(c.endswith("D") for c in p) for p in piles])),
-        ("seven_of_diamonds", next(s for s, p in enumerate(piles) if "7D" in p)),
-    ):
-        if winner is not None:
-            lines[winner][category] = 1
-    if profile == "chkobba":
-        sevens = [sum(c[0] == "7" for c in p) for p in piles]
-        winner = most(sevens)
-        if winner is None:
-            tied = [s for s in range(n) if sevens[s] == max(sevens)]
-            sixes = [sum(c[0] == "6" for c in piles[s]) for s in tied]
-            best = most(sixes)
-            winner = None if best is None else tied[best]
-        if winner is not None:
-            lines[winner]["sevens"] = 1
-    for entry in lines:
-        entry["total"] = sum(v for k, v in entry.items() if k != "side")
-    return lines
 
 
 @dataclass
