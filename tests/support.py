@@ -1,4 +1,5 @@
-"""Helpers that several test suites share."""
+"""Helpers that several test suites share, and the plain helpers a suite's test modules import: the
+conftest modules hold only fixtures and hooks, and no test module imports one (tests/unit/test_purity.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +203,123 @@ def running_gunicorn(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(10)
+
+
+# ---- the HTTP API's answers, in-process (tests/api): Flask's test client ----
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
+
+# Every operation answered by a POST, by its path.
+POST_PATHS = (
+    "/v1/captures",
+    "/v1/moves",
+    "/v1/scores",
+    "/v1/match-decisions",
+    "/v1/rounds",
+    "/v1/rounds/play",
+    "/v1/rounds/replay",
+    "/v1/matches/replay",
+)
+
+
+def ok(response: Any) -> Any:
+    """The JSON body of a 200 answer (with the body in the failure message otherwise)."""
+    assert response.status_code == 200, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == "application/json"
+    return response.get_json()
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    """Assert an RFC 9457 problem with the stable fields of openapi.yaml 'Problem' and the ``code`` named; return
+    its body. (The code is required: a refusal for another reason must fail the test.)"""
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == PROBLEM_MEDIA_TYPE, response.headers.get("Content-Type")
+    body = response.get_json()
+    assert isinstance(body, dict), body
+    for name in PROBLEM_FIELDS:
+        assert name in body, (name, body)
+    assert body["status"] == status
+    assert isinstance(body["type"], str) and body["type"]
+    assert isinstance(body["title"], str) and body["title"]
+    assert isinstance(body["detail"], str) and body["detail"]
+    assert isinstance(body["code"], str) and body["code"]
+    assert body["code"] == code, body
+    # No stack trace or internals leak into a problem.
+    text = response.get_data(as_text=True)
+    assert "Traceback" not in text and 'File "' not in text
+    return body
+
+
+def line(side: int, cards: int, diamonds: int, sevens: int, seven_of_diamonds: int, sweeps: int, primiera: int) -> dict:
+    """A breakdown line, its total computed here as the sum of the categories."""
+    points = (cards, diamonds, sevens, seven_of_diamonds, sweeps, primiera)
+    names = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera")
+    return {"side": side, **dict(zip(names, points, strict=True)), "total": sum(points)}
+
+
+def counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamonds: bool) -> dict[str, Any]:
+    """A side's pile counts, as scoreRound takes them."""
+    return {
+        "cards": cards,
+        "diamonds": diamonds,
+        "sevens": sevens,
+        "sixes": sixes,
+        "seven_of_diamonds": seven_of_diamonds,
+    }
+
+
+# ---- a gunicorn that a test started: tests/ops's start_gunicorn fixture, tests/browser's service ----
+
+
+@dataclass
+class Server:
+    """A gunicorn that tests/ops's ``start_gunicorn`` started (or a test itself): its process, its loopback
+    port, and its output files."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    stdout: Path
+    stderr: Path
+
+    def get(self, path: str, headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", path, headers=dict(headers or {}))
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+    def log(self) -> str:
+        return self.stderr.read_text(encoding="utf-8", errors="replace")
+
+
+# The screen sizes of the browser tests (tests/browser): a desktop's, and a phone's, as the issue asks.
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@dataclass
+class Service:
+    """The gunicorn that tests/browser's ``service`` fixture runs for the pages: its base URL, process and log."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """The API's own answer, fetched without the browser, to compare the pages with."""
+        host, port = self.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            data = json.dumps(body) if body is not None else None
+            connection.request(method, path, body=data, headers=headers)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read() or b"null")
+        finally:
+            connection.close()
 
 
 def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

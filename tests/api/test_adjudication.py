@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..support import CANONICAL
-from .conftest import counts, line, ok, problem
+from ..support import CANONICAL, counts, line, ok, problem
 
 
 def captures(client, rules, table, hand, **extra):

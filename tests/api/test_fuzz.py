@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ..support import CANONICAL, deck_starting
-from .conftest import POST_PATHS
+from ..support import CANONICAL, POST_PATHS, deck_starting
 
 ANSWERS = {200, 400, 404, 413, 415, 422}
 

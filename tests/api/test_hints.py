@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..support import CANONICAL, deck_starting, strings_in
-from .conftest import ok, problem
+from ..support import CANONICAL, deck_starting, ok, problem, strings_in
 
 MOVE_KEYS = {"move", "score", "reasons"}
 # The codes README "Move hints" documents.

@@ -17,8 +17,7 @@ from service.api.schemas import REQUEST_SCHEMAS
 from service.rules import CutMove, PlayMove, parse_move
 from service.rules import cards as core_cards
 
-from ..support import CANONICAL, deck_starting
-from .conftest import ok
+from ..support import CANONICAL, deck_starting, ok
 
 
 @pytest.fixture

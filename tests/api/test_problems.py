@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from ..support import CANONICAL, deck_starting
-from .conftest import POST_PATHS, counts, ok, problem
+from ..support import CANONICAL, POST_PATHS, counts, deck_starting, ok, problem
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH"]}
 

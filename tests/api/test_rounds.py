@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from ..support import CANONICAL, deck_starting, expected_breakdown
+from ..support import CANONICAL, deck_starting, expected_breakdown, ok, problem
 from ..support import reference_shuffle as seeded_deck
-from .conftest import ok, problem
 
 STATE_KEYS = {
     "rules",

@@ -37,11 +37,12 @@ from ..support import (
     deck_starting,
     free_port,
     health,
+    ok,
+    problem,
     running_gunicorn,
     send,
     strings_in,
 )
-from .conftest import ok, problem
 
 VIEW_KEYS = {
     "seat",
