@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from prometheus_client import multiprocess
+from prometheus_client.parser import text_string_to_metric_families
 
 # Shared with the benchmarks, which start gunicorn the same way.
 from bench.report import children as children
@@ -267,6 +268,23 @@ def counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamonds
         "sixes": sixes,
         "seven_of_diamonds": seven_of_diamonds,
     }
+
+
+def counted(client: Any, metric: str, label: str) -> Counter:
+    """The counter ``metric`` (its ``_total`` sample) by the value of its ``label``, as the app's ``/metrics``
+    shows it to ``client``. Only the lines of that family are parsed: the whole text grows with every
+    operation and status the session's app answered (a hundred kilobytes, tens of milliseconds to parse,
+    by the end of tests/api)."""
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    family_name = metric.removesuffix("_total")
+    lines = [line for line in response.get_data(as_text=True).splitlines() if family_name in line]
+    found: Counter = Counter()
+    for family in text_string_to_metric_families("\n".join(lines) + "\n"):
+        for sample in family.samples:
+            if sample.name == metric:
+                found[sample.labels[label]] += sample.value
+    return found
 
 
 # ---- a gunicorn that a test started: tests/ops's start_gunicorn fixture, tests/browser's service ----

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ..support import CANONICAL, deck_starting, expected_breakdown, ok, problem
+from ..support import CANONICAL, counted, deck_starting, expected_breakdown, ok, problem
 from ..support import reference_shuffle as seeded_deck
 
 STATE_KEYS = {
@@ -640,6 +640,41 @@ def test_replay_stops_at_an_illegal_move(client, rounds, name):
     assert verdict["legal"] == record.options[i]  # what the seat could play: each card of its hand
     assert body["state"] == record.states[i]
     assert body["breakdown"] is None
+
+
+ILLEGAL_MOVES = "chkobba_illegal_moves_total"
+
+
+@pytest.mark.parametrize("code", ["illegal-move", "card-not-held", "not-your-turn"])
+def test_a_replay_stopped_by_an_illegal_move_counts_it_once_under_its_code(client, rounds, code):
+    """An illegal move is a verdict of replayRound (200), not a problem, and still counted: the replay that
+    stops at it adds exactly one to chkobba_illegal_moves_total under the verdict's code, and nothing
+    under any other code."""
+    record = rounds["chkobba-2"]
+    at = first_capture_index(record)
+    moves = {
+        "illegal-move": [
+            *record.moves[:at],
+            {"card": record.moves[at]["card"], "capture": []},
+            *record.moves[at + 1 :],
+        ],
+        "card-not-held": [{"card": record.states[0]["hands"][0][0]}, *record.moves],  # seat 0's card; seat 1 leads
+        "not-your-turn": [*record.moves[:1], {**record.moves[1], "seat": 1}, *record.moves[2:]],
+    }[code]
+    before = counted(client, ILLEGAL_MOVES, "code")
+    body = ok(replay(client, **replay_request(record, moves)))
+    assert body["first_illegal"] is not None and body["moves"][-1]["code"] == code
+    after = counted(client, ILLEGAL_MOVES, "code")
+    assert {c: after[c] - before[c] for c in after if after[c] != before[c]} == {code: 1}
+
+
+def test_a_replay_without_an_illegal_move_counts_none(client, rounds):
+    """A whole legal record, and one that ends early, add nothing to chkobba_illegal_moves_total."""
+    record = rounds["chkobba-2"]
+    before = counted(client, ILLEGAL_MOVES, "code")
+    assert ok(replay(client, **replay_request(record)))["valid"] is True
+    assert ok(replay(client, **replay_request(record, record.moves[:5])))["complete"] is False
+    assert counted(client, ILLEGAL_MOVES, "code") == before
 
 
 def test_replay_card_not_held_lists_the_hand(client, rounds):

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from prometheus_client.parser import text_string_to_metric_families
 
 from service.api import rounds, sealing
 from service.api.sealing import Sealer, new_key
@@ -34,6 +33,7 @@ from ..support import (
     b64url_decode,
     b64url_encode,
     clean_environment,
+    counted,
     deck_starting,
     free_port,
     health,
@@ -74,19 +74,8 @@ def key_id(key_text: str) -> bytes:
 
 
 def rejections(client) -> Counter:
-    """``chkobba_state_tokens_rejected_total`` by reason, as ``/metrics`` shows it. Only the lines of
-    that family are parsed: the whole text grows with every operation and status the session's app
-    answered (a hundred kilobytes, tens of milliseconds to parse, by the end of tests/api)."""
-    response = client.get("/metrics")
-    assert response.status_code == 200
-    family_name = METRIC.removesuffix("_total")
-    lines = [line for line in response.get_data(as_text=True).splitlines() if family_name in line]
-    found: Counter = Counter()
-    for family in text_string_to_metric_families("\n".join(lines) + "\n"):
-        for sample in family.samples:
-            if sample.name == METRIC:
-                found[sample.labels["reason"]] += sample.value
-    return found
+    """``chkobba_state_tokens_rejected_total`` by reason, as ``/metrics`` shows it."""
+    return counted(client, METRIC, "reason")
 
 
 # ---- a whole round through the token, every profile and player count --------------------------------
