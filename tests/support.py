@@ -1,7 +1,9 @@
-"""Helpers that several test suites share."""
+"""Helpers that several test suites share, and the plain helpers a suite's test modules import: the
+conftest modules hold only fixtures and hooks, and no test module imports one (tests/unit/test_purity.py)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import http.client
 import itertools
@@ -16,11 +18,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from prometheus_client import multiprocess
+from prometheus_client.parser import text_string_to_metric_families
 
 # Shared with the benchmarks, which start gunicorn the same way.
 from bench.report import children as children
@@ -43,6 +47,35 @@ from service.rules import (
 
 ROOT = Path(__file__).resolve().parents[1]
 CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
+
+# The canonical order (docs/rules.md §1.2): suits D H S C, each A 2 3 4 5 6 7 J Q K. Written out here,
+# never taken from the rules core, so that a test of the core's deck has something to compare it with.
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+SUITS = ("D", "H", "S", "C")
+CANONICAL = [rank + suit for suit in SUITS for rank in RANKS]
+
+
+def deck_starting(*prefix: str) -> list[str]:
+    """A full deck whose top cards are ``prefix``, the rest in canonical order."""
+    assert len(set(prefix)) == len(prefix)
+    return [*prefix, *(c for c in CANONICAL if c not in prefix)]
+
+
+def b64url_decode(text: str) -> bytes:
+    """The bytes of base64url text written without its ``=`` padding (a state token, a key)."""
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def b64url_encode(raw: bytes) -> str:
+    """``raw`` as base64url text without ``=`` padding, as the service writes tokens and reads keys."""
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading, as /rules gives it too."""
+    text = heading.strip().lower().replace("`", "")
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
 
 
 def state_json(
@@ -173,6 +206,140 @@ def running_gunicorn(
                 process.wait(10)
 
 
+# ---- the HTTP API's answers, in-process (tests/api): Flask's test client ----
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
+
+# Every operation answered by a POST, by its path.
+POST_PATHS = (
+    "/v1/captures",
+    "/v1/moves",
+    "/v1/scores",
+    "/v1/match-decisions",
+    "/v1/rounds",
+    "/v1/rounds/play",
+    "/v1/rounds/replay",
+    "/v1/matches/replay",
+)
+
+
+def ok(response: Any) -> Any:
+    """The JSON body of a 200 answer (with the body in the failure message otherwise)."""
+    assert response.status_code == 200, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == "application/json"
+    return response.get_json()
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    """Assert an RFC 9457 problem with the stable fields of openapi.yaml 'Problem' and the ``code`` named; return
+    its body. (The code is required: a refusal for another reason must fail the test.)"""
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == PROBLEM_MEDIA_TYPE, response.headers.get("Content-Type")
+    body = response.get_json()
+    assert isinstance(body, dict), body
+    for name in PROBLEM_FIELDS:
+        assert name in body, (name, body)
+    assert body["status"] == status
+    assert isinstance(body["type"], str) and body["type"]
+    assert isinstance(body["title"], str) and body["title"]
+    assert isinstance(body["detail"], str) and body["detail"]
+    assert isinstance(body["code"], str) and body["code"]
+    assert body["code"] == code, body
+    # No stack trace or internals leak into a problem.
+    text = response.get_data(as_text=True)
+    assert "Traceback" not in text and 'File "' not in text
+    return body
+
+
+def line(side: int, cards: int, diamonds: int, sevens: int, seven_of_diamonds: int, sweeps: int, primiera: int) -> dict:
+    """A breakdown line, its total computed here as the sum of the categories."""
+    points = (cards, diamonds, sevens, seven_of_diamonds, sweeps, primiera)
+    names = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera")
+    return {"side": side, **dict(zip(names, points, strict=True)), "total": sum(points)}
+
+
+def counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamonds: bool) -> dict[str, Any]:
+    """A side's pile counts, as scoreRound takes them."""
+    return {
+        "cards": cards,
+        "diamonds": diamonds,
+        "sevens": sevens,
+        "sixes": sixes,
+        "seven_of_diamonds": seven_of_diamonds,
+    }
+
+
+def counted(client: Any, metric: str, label: str) -> Counter:
+    """The counter ``metric`` (its ``_total`` sample) by the value of its ``label``, as the app's ``/metrics``
+    shows it to ``client``. Only the lines of that family are parsed: the whole text grows with every
+    operation and status the session's app answered (a hundred kilobytes, tens of milliseconds to parse,
+    by the end of tests/api)."""
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    family_name = metric.removesuffix("_total")
+    lines = [line for line in response.get_data(as_text=True).splitlines() if family_name in line]
+    found: Counter = Counter()
+    for family in text_string_to_metric_families("\n".join(lines) + "\n"):
+        for sample in family.samples:
+            if sample.name == metric:
+                found[sample.labels[label]] += sample.value
+    return found
+
+
+# ---- a gunicorn that a test started: tests/ops's start_gunicorn fixture, tests/browser's service ----
+
+
+@dataclass
+class Server:
+    """A gunicorn that tests/ops's ``start_gunicorn`` started (or a test itself): its process, its loopback
+    port, and its output files."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    stdout: Path
+    stderr: Path
+
+    def get(self, path: str, headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", path, headers=dict(headers or {}))
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+    def log(self) -> str:
+        return self.stderr.read_text(encoding="utf-8", errors="replace")
+
+
+# The screen sizes of the browser tests (tests/browser): a desktop's, and a phone's, as the issue asks.
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@dataclass
+class Service:
+    """The gunicorn that tests/browser's ``service`` fixture runs for the pages: its base URL, process and log."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """The API's own answer, fetched without the browser, to compare the pages with."""
+        host, port = self.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            data = json.dumps(body) if body is not None else None
+            connection.request(method, path, body=data, headers=headers)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read() or b"null")
+        finally:
+            connection.close()
+
+
 def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path in a JSON value (dict keys and list indexes), the value itself first."""
     found = [at]
@@ -240,7 +407,7 @@ def reference_draws(seed: object) -> Iterator[int]:
 def reference_shuffle(seed: object = None, *, draws: Iterator[int] | None = None) -> list[str]:
     """The deck of ``seed`` (or of the ``draws`` given), top card first, as card codes."""
     draws = reference_draws(seed) if draws is None else draws
-    deck = [rank + suit for suit in "DHSC" for rank in "A234567JQK"]
+    deck = list(CANONICAL)
     for i in range(39, 0, -1):
         n = i + 1
         x = next(draws)
@@ -374,6 +541,72 @@ def judged_round_by_round(rules: Any, players: int, dealer: int, rounds: Sequenc
         "outcome": final["outcome"],
         "winner": final["winner"],
     }
+
+
+# ---- a round's score, from docs/rules.md §7 alone (tests/api/test_rounds.py, tests/property/test_rounds.py) ----
+
+# docs/rules.md §7.4: the primiera points of each rank (chkobba-crp's option).
+PRIMIERA_POINTS = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "J": 10, "Q": 10, "K": 10}
+
+
+def expected_breakdown(
+    profile: str,
+    piles: Sequence[Sequence[str]],
+    sweeps: Sequence[int],
+    *,
+    options: Mapping[str, Any] | None = None,
+    last_capturer: int | None = None,
+) -> list[dict[str, int]]:
+    """A round's breakdown by docs/rules.md §7, computed from the piles' card codes, written here
+    independently of the service; ``options`` are chkobba-crp's (§7.4), none by default."""
+    options = options or {}
+    n = len(piles)
+    ties_to = last_capturer if options.get("ties_to_last_capturer") else None
+
+    def most(values: list[int], ties_to: int | None = None) -> int | None:
+        top = max(values)
+        tied = [s for s in range(n) if values[s] == top]
+        if len(tied) == 1:
+            return tied[0]
+        return ties_to if ties_to in tied else None
+
+    cards = [len(p) for p in piles]
+    diamonds = [sum(c[1] == "D" for c in p) for p in piles]
+    sevens = [sum(c[0] == "7" for c in p) for p in piles]
+    sixes = [sum(c[0] == "6" for c in p) for p in piles]
+    winners: dict[str, int | None] = {
+        "cards": most(cards, ties_to),
+        "diamonds": most(diamonds, ties_to),
+        "seven_of_diamonds": next(s for s in range(n) if "7D" in piles[s]),
+        "sevens": None,
+        "primiera": None,
+    }
+    if profile == "chkobba":
+        top = max(sevens)
+        tied = [s for s in range(n) if sevens[s] == top]
+        if len(tied) == 1:
+            winners["sevens"] = tied[0]
+        else:
+            top6 = max(sixes[s] for s in tied)
+            by_sixes = [s for s in tied if sixes[s] == top6]
+            winners["sevens"] = by_sixes[0] if len(by_sixes) == 1 else None
+    if options.get("primiera"):
+        totals = []
+        for pile in piles:
+            best: dict[str, int] = {}
+            for c in pile:
+                best[c[1]] = max(best.get(c[1], 0), PRIMIERA_POINTS[c[0]])
+            totals.append(sum(best.values()) if len(best) == 4 else -1)
+        if max(totals) >= 0:
+            winners["primiera"] = most(totals)
+    rows = []
+    for s in range(n):
+        row = {"side": s, "sweeps": sweeps[s]}
+        for category, winner in winners.items():
+            row[category] = int(winner == s)
+        row["total"] = sum(v for k, v in row.items() if k != "side")
+        rows.append(row)
+    return rows
 
 
 # ---- the image's build context (tests/ops/test_image.py, tests/ops/test_settings.py) ----

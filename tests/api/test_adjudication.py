@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import CANONICAL, counts, line, ok, problem
+from ..support import CANONICAL, counts, line, ok, problem
 
 
 def captures(client, rules, table, hand, **extra):

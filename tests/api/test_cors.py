@@ -15,8 +15,7 @@ from prometheus_client import REGISTRY
 
 from service.app import create_app
 
-from ..support import clean_environment, free_port, running_gunicorn, status_of
-from .conftest import ok, problem
+from ..support import clean_environment, free_port, ok, problem, running_gunicorn, status_of
 
 ALLOWED = "http://referee.test:8000"
 OTHER = "https://elsewhere.test"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .conftest import CANONICAL, POST_PATHS, deck_starting
+from ..support import CANONICAL, POST_PATHS, deck_starting
 
 ANSWERS = {200, 400, 404, 413, 415, 422}
 

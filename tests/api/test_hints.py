@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..support import strings_in
-from .conftest import CANONICAL, deck_starting, ok, problem
+from ..support import CANONICAL, deck_starting, ok, problem, strings_in
 
 MOVE_KEYS = {"move", "score", "reasons"}
 # The codes README "Move hints" documents.
@@ -211,7 +210,7 @@ HUGE_PLAYS = ["QS", "7S", "5S", "4S", "2S", "AS"]
 
 
 @pytest.fixture(scope="module")
-def huge_state(client) -> dict[str, Any]:
+def huge_state_json(client) -> dict[str, Any]:
     state = deal(client, rules="chkobba", players=2, dealer=0, deck=HUGE_DECK, cut="keep")["state"]
     for card in HUGE_PLAYS:
         state = ok(client.post("/v1/rounds/play", json={"state": state, "move": {"card": card}}))["state"]
@@ -220,8 +219,8 @@ def huge_state(client) -> dict[str, Any]:
     return state
 
 
-def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_search(client, huge_state):
-    body = ok(hints(client, state=huge_state))
+def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_search(client, huge_state_json):
+    body = ok(hints(client, state=huge_state_json))
     # 48 legal moves, the 20 best of them answered (the default limit).
     assert body["move_count"] == 48
     assert len(body["moves"]) == 20
@@ -233,14 +232,14 @@ def test_a_huge_table_answers_the_best_moves_and_says_a_step_budget_cut_the_sear
     scores = [entry["score"] for entry in body["moves"]]
     assert scores == sorted(scores, reverse=True)
     # The step budget depends on the input only: the same answer, byte for byte.
-    assert hints(client, state=huge_state).get_data() == hints(client, state=huge_state).get_data()
+    assert hints(client, state=huge_state_json).get_data() == hints(client, state=huge_state_json).get_data()
 
 
-def test_the_limit_keeps_the_best_moves_in_order(client, huge_state):
-    every = ok(hints(client, state=huge_state, limit=100))
+def test_the_limit_keeps_the_best_moves_in_order(client, huge_state_json):
+    every = ok(hints(client, state=huge_state_json, limit=100))
     assert len(every["moves"]) == every["move_count"] == 48  # fewer than the largest limit: every one
     for limit in (1, 3, 20):
-        body = ok(hints(client, state=huge_state, limit=limit))
+        body = ok(hints(client, state=huge_state_json, limit=limit))
         assert body["moves"] == every["moves"][:limit]
         assert body["move_count"] == every["move_count"]
     # A real round: fewer moves than the limit, every one answered.
@@ -250,15 +249,15 @@ def test_the_limit_keeps_the_best_moves_in_order(client, huge_state):
     assert first["moves"] == full["moves"][:1] and first["move_count"] == full["move_count"] == len(full["moves"])
 
 
-def test_the_answer_stays_small_at_the_largest_limit(client, huge_state):
+def test_the_answer_stays_small_at_the_largest_limit(client, huge_state_json):
     # The most moves a real position has, every one answered at the largest limit: well below 32 KiB.
-    response = hints(client, state=huge_state, limit=100)
+    response = hints(client, state=huge_state_json, limit=100)
     assert response.status_code == 200
     assert len(response.get_json()["moves"]) == 48
     assert len(response.get_data()) < 32 * 1024
 
 
 @pytest.mark.parametrize("limit", [0, -1, 101, 10**6, True, "5", 2.5, None])
-def test_a_limit_out_of_range_is_refused(client, huge_state, limit):
-    found = problem(hints(client, state=huge_state, limit=limit), 422, "validation-error")
+def test_a_limit_out_of_range_is_refused(client, huge_state_json, limit):
+    found = problem(hints(client, state=huge_state_json, limit=limit), 422, "validation-error")
     assert "limit" in found["errors"], found

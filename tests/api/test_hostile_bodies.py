@@ -17,7 +17,7 @@ from service.rules.match import MAX_SCORE
 from service.rules.profiles import MAX_TARGET
 from service.rules.sweeps import MAX_SWEEPS
 
-from .conftest import POST_PATHS, counts, ok, problem
+from ..support import POST_PATHS, counts, ok, problem
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH"]}
 SCORES = {

@@ -14,7 +14,7 @@ import pytest
 from service import web
 from service.app import create_app
 
-from .conftest import ok, problem
+from ..support import ok, problem
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,8 +16,7 @@ import pytest
 
 from service.ops.limits import MAX_BODY_BYTES
 
-from ..support import match_record, round_record
-from .conftest import ok, problem
+from ..support import match_record, ok, problem, round_record
 
 PATH = "/v1/matches/replay"
 MAX_ROUNDS = 64  # docs/rules.md §10.23

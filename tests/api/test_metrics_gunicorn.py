@@ -19,8 +19,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from ..support import (
+    CANONICAL,
     children,
     clean_environment,
+    deck_starting,
     free_port,
     health,
     requests_of_worker,
@@ -28,7 +30,6 @@ from ..support import (
     send,
     served_pids,
 )
-from .conftest import CANONICAL, deck_starting
 
 pytestmark = pytest.mark.server  # every test here starts gunicorn
 

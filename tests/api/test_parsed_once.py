@@ -17,7 +17,7 @@ from service.api.schemas import REQUEST_SCHEMAS
 from service.rules import CutMove, PlayMove, RoundState, deal_round, parse_move
 from service.rules import cards as core_cards
 
-from .conftest import CANONICAL, deck_starting, ok, problem
+from ..support import CANONICAL, deck_starting, ok, problem
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .conftest import CANONICAL, POST_PATHS, counts, deck_starting, ok, problem
+from ..support import CANONICAL, POST_PATHS, counts, deck_starting, ok, problem
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH"]}
 

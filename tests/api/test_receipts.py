@@ -34,8 +34,7 @@ from service.api.receipts import EXAMPLE_SEED, Signer, canonical
 from service.app import create_app
 from service.ops.settings import new_key
 
-from ..support import changed, places
-from .conftest import ok, problem
+from ..support import changed, ok, places, problem
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from ..support import CANONICAL, counted, deck_starting, expected_breakdown, ok, problem
 from ..support import reference_shuffle as seeded_deck
-from .conftest import CANONICAL, deck_starting, ok, problem
 
 STATE_KEYS = {
     "rules",
@@ -393,40 +393,6 @@ def test_play_parses_the_move_once(client, monkeypatch):
 # ---- a whole round, then its replay -------------------------------------------------------------
 
 
-def expected_breakdown(profile: str, piles: list[list[str]], sweeps: list[int]) -> list[dict[str, int]]:
-    """docs/rules.md §7 for default options, written here independently of the service."""
-
-    def most(values: list[int]) -> int | None:
-        top = max(values)
-        return values.index(top) if values.count(top) == 1 else None
-
-    n = len(piles)
-    lines = [
-        {"side": s, "cards": 0, "diamonds": 0, "sevens": 0, "seven_of_diamonds": 0, "sweeps": sweeps[s], "primiera": 0}
-        for s in range(n)
-    ]
-    for category, winner in (
-        ("cards", most([len(p) for p in piles])),
-        ("diamonds", most([sum(c.endswith("D") for c in p) for p in piles])),
-        ("seven_of_diamonds", next(s for s, p in enumerate(piles) if "7D" in p)),
-    ):
-        if winner is not None:
-            lines[winner][category] = 1
-    if profile == "chkobba":
-        sevens = [sum(c[0] == "7" for c in p) for p in piles]
-        winner = most(sevens)
-        if winner is None:
-            tied = [s for s in range(n) if sevens[s] == max(sevens)]
-            sixes = [sum(c[0] == "6" for c in piles[s]) for s in tied]
-            best = most(sixes)
-            winner = None if best is None else tied[best]
-        if winner is not None:
-            lines[winner]["sevens"] = 1
-    for entry in lines:
-        entry["total"] = sum(v for k, v in entry.items() if k != "side")
-    return lines
-
-
 @dataclass
 class Round:
     deal_request: dict[str, Any]
@@ -675,6 +641,41 @@ def test_replay_stops_at_an_illegal_move(client, rounds, name):
     assert verdict["legal"] == record.options[i]  # what the seat could play: each card of its hand
     assert body["state"] == record.states[i]
     assert body["breakdown"] is None
+
+
+ILLEGAL_MOVES = "chkobba_illegal_moves_total"
+
+
+@pytest.mark.parametrize("code", ["illegal-move", "card-not-held", "not-your-turn"])
+def test_a_replay_stopped_by_an_illegal_move_counts_it_once_under_its_code(client, rounds, code):
+    """An illegal move is a verdict of replayRound (200), not a problem, and still counted: the replay that
+    stops at it adds exactly one to chkobba_illegal_moves_total under the verdict's code, and nothing
+    under any other code."""
+    record = rounds["chkobba-2"]
+    at = first_capture_index(record)
+    moves = {
+        "illegal-move": [
+            *record.moves[:at],
+            {"card": record.moves[at]["card"], "capture": []},
+            *record.moves[at + 1 :],
+        ],
+        "card-not-held": [{"card": record.states[0]["hands"][0][0]}, *record.moves],  # seat 0's card; seat 1 leads
+        "not-your-turn": [*record.moves[:1], {**record.moves[1], "seat": 1}, *record.moves[2:]],
+    }[code]
+    before = counted(client, ILLEGAL_MOVES, "code")
+    body = ok(replay(client, **replay_request(record, moves)))
+    assert body["first_illegal"] is not None and body["moves"][-1]["code"] == code
+    after = counted(client, ILLEGAL_MOVES, "code")
+    assert {c: after[c] - before[c] for c in after if after[c] != before[c]} == {code: 1}
+
+
+def test_a_replay_without_an_illegal_move_counts_none(client, rounds):
+    """A whole legal record, and one that ends early, add nothing to chkobba_illegal_moves_total."""
+    record = rounds["chkobba-2"]
+    before = counted(client, ILLEGAL_MOVES, "code")
+    assert ok(replay(client, **replay_request(record)))["valid"] is True
+    assert ok(replay(client, **replay_request(record, record.moves[:5])))["complete"] is False
+    assert counted(client, ILLEGAL_MOVES, "code") == before
 
 
 def test_replay_card_not_held_lists_the_hand(client, rounds):

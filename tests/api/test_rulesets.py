@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import ok, problem
+from ..support import ok, problem
 
 FACE = {
     "chkobba": {"J": 9, "Q": 8, "K": 10},

@@ -8,7 +8,6 @@ to know every hidden card; at every step each seat's view is searched for every 
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import os
@@ -23,15 +22,27 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from prometheus_client.parser import text_string_to_metric_families
 
 from service.api import rounds, sealing
 from service.api.sealing import Sealer, new_key
 from service.app import create_app
 from service.rules import RoundState
 
-from ..support import clean_environment, free_port, health, running_gunicorn, send, strings_in
-from .conftest import CANONICAL, deck_starting, ok, problem
+from ..support import (
+    CANONICAL,
+    b64url_decode,
+    b64url_encode,
+    clean_environment,
+    counted,
+    deck_starting,
+    free_port,
+    health,
+    ok,
+    problem,
+    running_gunicorn,
+    send,
+    strings_in,
+)
 
 VIEW_KEYS = {
     "seat",
@@ -57,33 +68,14 @@ HEADER_BYTES, NONCE_END = 17, 29  # version (1) | key id (8) | issued at (8) | n
 METRIC = "chkobba_state_tokens_rejected_total"
 
 
-def decode(token: str) -> bytes:
-    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-
-
-def encode(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
 def key_id(key_text: str) -> bytes:
     """The key id the README documents: the first 8 bytes of SHA-256 of the 32-byte key."""
-    return hashlib.sha256(decode(key_text)).digest()[:8]
+    return hashlib.sha256(b64url_decode(key_text)).digest()[:8]
 
 
 def rejections(client) -> Counter:
-    """``chkobba_state_tokens_rejected_total`` by reason, as ``/metrics`` shows it. Only the lines of
-    that family are parsed: the whole text grows with every operation and status the session's app
-    answered (a hundred kilobytes, tens of milliseconds to parse, by the end of tests/api)."""
-    response = client.get("/metrics")
-    assert response.status_code == 200
-    family_name = METRIC.removesuffix("_total")
-    lines = [line for line in response.get_data(as_text=True).splitlines() if family_name in line]
-    found: Counter = Counter()
-    for family in text_string_to_metric_families("\n".join(lines) + "\n"):
-        for sample in family.samples:
-            if sample.name == METRIC:
-                found[sample.labels["reason"]] += sample.value
-    return found
+    """``chkobba_state_tokens_rejected_total`` by reason, as ``/metrics`` shows it."""
+    return counted(client, METRIC, "reason")
 
 
 # ---- a whole round through the token, every profile and player count --------------------------------
@@ -150,7 +142,7 @@ def check_view(view: dict[str, Any], state: dict[str, Any], seat: int) -> None:
 def check_token(token: str, state: dict[str, Any], sealer: Sealer, *, search_every_card: bool) -> None:
     assert isinstance(token, str) and 0 < len(token) <= 8192  # playRound takes tokens up to 8192 characters
     assert set(token) <= set(ALPHABET)
-    raw = decode(token)
+    raw = b64url_decode(token)
     assert raw[0] == 1 and raw[1:9] == hashlib.sha256(sealer.keys[0]).digest()[:8]
     issued = struct.unpack(">Q", raw[9:17])[0]
     assert abs(issued - time.time()) < 120
@@ -417,9 +409,9 @@ def dealt(client):
 
 
 def flip_byte(token: str, index: int) -> str:
-    raw = bytearray(decode(token))
+    raw = bytearray(b64url_decode(token))
     raw[index] ^= 0x01
-    return encode(bytes(raw))
+    return b64url_encode(bytes(raw))
 
 
 def flip_char(token: str, index: int) -> str:
@@ -429,7 +421,7 @@ def flip_char(token: str, index: int) -> str:
 def authentic(sealer: Sealer, payload: bytes) -> str:
     header = struct.pack(">B8sQ", 1, hashlib.sha256(sealer.keys[0]).digest()[:8], int(time.time()))
     nonce = os.urandom(12)
-    return encode(header + nonce + AESGCM(sealer.keys[0]).encrypt(nonce, payload, header))
+    return b64url_encode(header + nonce + AESGCM(sealer.keys[0]).encrypt(nonce, payload, header))
 
 
 def forged(token: str) -> str:
@@ -442,7 +434,7 @@ BAD_TOKENS = {
     "a-character-flipped-in-the-middle": (lambda t, s, k: flip_char(t, len(t) // 2), "tampered-state", "altered"),
     "the-version-byte-altered": (lambda t, s, k: flip_byte(t, 0), "tampered-state", "malformed"),
     "another-version": (
-        lambda t, s, k: encode(bytes([2]) + decode(t)[1:]),
+        lambda t, s, k: b64url_encode(bytes([2]) + b64url_decode(t)[1:]),
         "tampered-state",
         "malformed",
     ),
@@ -450,14 +442,16 @@ BAD_TOKENS = {
     "the-issue-time-altered": (lambda t, s, k: flip_byte(t, 12), "tampered-state", "altered"),
     "the-nonce-altered": (lambda t, s, k: flip_byte(t, 20), "tampered-state", "altered"),
     "the-ciphertext-altered": (lambda t, s, k: flip_byte(t, NONCE_END + 5), "tampered-state", "altered"),
-    "the-tag-altered": (lambda t, s, k: flip_byte(t, len(decode(t)) - 3), "tampered-state", "altered"),
-    "truncated": (lambda t, s, k: encode(decode(t)[:-3]), "tampered-state", "altered"),
+    "the-tag-altered": (lambda t, s, k: flip_byte(t, len(b64url_decode(t)) - 3), "tampered-state", "altered"),
+    "truncated": (lambda t, s, k: b64url_encode(b64url_decode(t)[:-3]), "tampered-state", "altered"),
     "truncated-as-text": (lambda t, s, k: t[:-4], "tampered-state", None),
     "truncated-to-the-header": (lambda t, s, k: t[:24], "tampered-state", "malformed"),
     "cut-to-an-impossible-length": (lambda t, s, k: t[: (len(t) // 4) * 4 + 1], "tampered-state", "malformed"),
     "forged-at-random": (lambda t, s, k: forged(t), "tampered-state", None),
     "forged-behind-a-real-header": (
-        lambda t, s, k: encode(decode(t)[:HEADER_BYTES] + random.Random(1).randbytes(len(decode(t)) - HEADER_BYTES)),
+        lambda t, s, k: b64url_encode(
+            b64url_decode(t)[:HEADER_BYTES] + random.Random(1).randbytes(len(b64url_decode(t)) - HEADER_BYTES)
+        ),
         "tampered-state",
         "altered",
     ),
@@ -580,13 +574,13 @@ def test_key_rotation(no_key_in_env):
     deal = {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "rotation", "cut": "keep", "sealed": True}
     dealt = ok(old.post("/v1/rounds", json=deal))
     token_a = dealt["state_token"]
-    assert decode(token_a)[1:9] == key_id(a)
+    assert b64url_decode(token_a)[1:9] == key_id(a)
     move = {"card": dealt["views"][1]["hand"][0], "seat": 1}
     # A round dealt before the rotation goes on after it ...
     played = ok(rotated.post("/v1/rounds/play", json={"state_token": token_a, "move": move}))
     token_b = played["state_token"]
     # ... and what the rotated service seals, it seals with the new first key.
-    assert decode(token_b)[1:9] == key_id(b) != key_id(a)
+    assert b64url_decode(token_b)[1:9] == key_id(b) != key_id(a)
     ok(b_only.post("/v1/rounds/view", json={"state_token": token_b, "seat": 0}))
     before = rejections(old)
     body = problem(old.post("/v1/rounds/view", json={"state_token": token_b, "seat": 0}), 422, "tampered-state")
@@ -602,7 +596,7 @@ def test_keys_from_the_environment(monkeypatch, no_key_in_env):
     client = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
     ok(client.post("/v1/rounds/view", json={"state_token": token_a["state_token"], "seat": 0}))
     fresh = ok(client.post("/v1/rounds", json={"rules": "scopa", "players": 2, "dealer": 0, "sealed": True}))
-    assert decode(fresh["state_token"])[1:9] == key_id(b)
+    assert b64url_decode(fresh["state_token"])[1:9] == key_id(b)
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,7 @@ import copy
 
 import pytest
 
-from ..support import state_json, strings_in
-from .conftest import CANONICAL, deck_starting, ok, problem
+from ..support import CANONICAL, deck_starting, ok, problem, state_json, strings_in
 
 # chkobba, 2 players, dealer 0, dealt from CANONICAL with the cutter (seat 1) keeping AD: stock CANONICAL[10:].
 STATE = state_json(hands=[["4D", "5D", "6D"], ["AD", "2D", "3D"]], table=["7D", "JD", "QD", "KD"])

@@ -9,9 +9,6 @@ origin fails the test. Screenshots go to artifacts/screenshots/ for a person to 
 
 from __future__ import annotations
 
-import http.client
-import json
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
+from ..support import DESKTOP, ROOT, Service, clean_environment, free_port, running_gunicorn, status_of
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -33,34 +30,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}  # a phone-sized screen, as the issue asks
 
 INSTALL_HINT = (
     "The browser tests need Debian's chromium package at /usr/bin/chromium (Playwright cannot download "
     "its own browser here). Install it as root with `scripts/install_chromium.sh` "
     "(or `apt-get update && apt-get install -y chromium`), then run the tests again."
 )
-
-
-@dataclass
-class Service:
-    base: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """The API's own answer, fetched without the browser, to compare the pages with."""
-        host, port = self.base.removeprefix("http://").split(":")
-        connection = http.client.HTTPConnection(host, int(port), timeout=10)
-        try:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
-            data = json.dumps(body) if body is not None else None
-            connection.request(method, path, body=data, headers=headers)
-            response = connection.getresponse()
-            return response.status, json.loads(response.read() or b"null")
-        finally:
-            connection.close()
 
 
 @pytest.fixture(scope="session")

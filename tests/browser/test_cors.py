@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from ..support import clean_environment, free_port, running_gunicorn, status_of
-from .conftest import DESKTOP, Service
+from ..support import DESKTOP, Service, clean_environment, free_port, running_gunicorn, status_of
 
 # One page, for either origin: it calls the service named by its query string (?api=...).
 PAGE = b"""<!doctype html>

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from playwright.sync_api import expect
 
-from .conftest import PHONE
+from ..support import PHONE
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))

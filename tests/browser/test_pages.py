@@ -16,6 +16,8 @@ from werkzeug.test import TestResponse
 from service.app import create_app
 from service.web import CONTENT_SECURITY_POLICY
 
+from ..support import github_slug
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("/docs", "/referee", "/rules", "/docs/seeded-shuffle")
 ASSETS = (
@@ -145,10 +147,6 @@ def document(client: FlaskClient, path: str) -> _Document:
     parser = _Document()
     parser.feed(get(client, path).get_data(as_text=True))
     return parser
-
-
-def github_slug(text: str) -> str:
-    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
 
 
 def test_the_rules_page_has_every_section_of_docs_rules_md_at_its_anchor(client: FlaskClient) -> None:

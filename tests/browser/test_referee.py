@@ -15,15 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from ..support import match_record
-from .conftest import DESKTOP, PHONE
-
-CANONICAL = [rank + suit for suit in "DHSC" for rank in ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")]
-
-
-def deck_starting(*top: str) -> list[str]:
-    return [*top, *(card for card in CANONICAL if card not in top)]
-
+from ..support import DESKTOP, PHONE, deck_starting, match_record
 
 # Dealer 0, two players, the cutter keeping the drawn card: seat 1 (who plays first) holds 7H 5S KD,
 # seat 0 holds 4D 2C 6H, the table 7S 4C 3D AC (docs/rules.md §3: blocks of 3 in playing order, then 4).

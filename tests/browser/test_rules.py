@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import PHONE
+from ..support import PHONE
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

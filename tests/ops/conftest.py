@@ -1,4 +1,4 @@
-"""Helpers for the operational tests: the deploy checker as a module, and gunicorn in a subprocess.
+"""Fixtures for the operational tests: the deploy checker as a module, and gunicorn in a subprocess.
 
 gunicorn runs from this checkout's virtualenv on a free loopback port, with its own metrics directory
 and log files under the test's tmp_path; every server a test starts is stopped when the test ends.
@@ -6,22 +6,19 @@ and log files under the test's tmp_path; every server a test starts is stopped w
 
 from __future__ import annotations
 
-import http.client
 import importlib.util
 import itertools
 import signal
-import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
+from ..support import ROOT, Server, clean_environment, free_port, running_gunicorn, status_of
 
 
 def load_script(name: str) -> ModuleType:
@@ -37,26 +34,6 @@ def load_script(name: str) -> ModuleType:
 @pytest.fixture(scope="session")
 def check_deploy() -> ModuleType:
     return load_script("check_deploy")
-
-
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    port: int
-    stdout: Path
-    stderr: Path
-
-    def get(self, path: str, headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            conn.request("GET", path, headers=dict(headers or {}))
-            response = conn.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
-        finally:
-            conn.close()
-
-    def log(self) -> str:
-        return self.stderr.read_text(encoding="utf-8", errors="replace")
 
 
 @pytest.fixture

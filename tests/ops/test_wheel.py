@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ..support import ROOT, clean_environment, free_port, running_gunicorn, status_of
-from .conftest import Server
+from ..support import ROOT, Server, clean_environment, free_port, running_gunicorn, status_of
 
 PACKAGE_DATA = [
     ROOT / "service" / "api" / "openapi.yaml",

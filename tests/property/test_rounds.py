@@ -36,10 +36,11 @@ from service.rules import (
 )
 from service.rules.shuffle import SEED_MAX, SEED_MIN
 
+from ..support import expected_breakdown
+
 # docs/rules.md §1.4: capture values per profile.
 FACE_VALUES = {"chkobba": {"J": 9, "Q": 8, "K": 10}, "chkobba-crp": {"J": 8, "Q": 9, "K": 10}}
 FACE_VALUES["scopa"] = FACE_VALUES["chkobba-crp"]
-PRIMIERA_POINTS = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "J": 10, "Q": 10, "K": 10}
 SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
 
 
@@ -65,59 +66,6 @@ def assert_conserved(state: RoundState) -> None:
     seen = Counter(card for place in places for card in place)
     assert sorted(seen, key=DECK.index) == list(DECK)
     assert set(seen.values()) == {1}
-
-
-def expected_breakdown(
-    profile: str, options: dict[str, Any], piles: list[list[str]], sweeps: list[int], last_capturer: int | None
-) -> list[dict[str, int]]:
-    """docs/rules.md §7, computed from the piles' card codes."""
-    n = len(piles)
-    ties_to = last_capturer if options.get("ties_to_last_capturer") else None
-
-    def most(values: list[int], ties_to: int | None = None) -> int | None:
-        top = max(values)
-        tied = [s for s in range(n) if values[s] == top]
-        if len(tied) == 1:
-            return tied[0]
-        return ties_to if ties_to in tied else None
-
-    cards = [len(p) for p in piles]
-    diamonds = [sum(c[1] == "D" for c in p) for p in piles]
-    sevens = [sum(c[0] == "7" for c in p) for p in piles]
-    sixes = [sum(c[0] == "6" for c in p) for p in piles]
-    winners: dict[str, int | None] = {
-        "cards": most(cards, ties_to),
-        "diamonds": most(diamonds, ties_to),
-        "seven_of_diamonds": next(s for s in range(n) if "7D" in piles[s]),
-        "sevens": None,
-        "primiera": None,
-    }
-    if profile == "chkobba":
-        top = max(sevens)
-        tied = [s for s in range(n) if sevens[s] == top]
-        if len(tied) == 1:
-            winners["sevens"] = tied[0]
-        else:
-            top6 = max(sixes[s] for s in tied)
-            by_sixes = [s for s in tied if sixes[s] == top6]
-            winners["sevens"] = by_sixes[0] if len(by_sixes) == 1 else None
-    if options.get("primiera"):
-        totals = []
-        for pile in piles:
-            best: dict[str, int] = {}
-            for c in pile:
-                best[c[1]] = max(best.get(c[1], 0), PRIMIERA_POINTS[c[0]])
-            totals.append(sum(best.values()) if len(best) == 4 else -1)
-        if max(totals) >= 0:
-            winners["primiera"] = most(totals)
-    rows = []
-    for s in range(n):
-        row = {"side": s, "sweeps": sweeps[s]}
-        for category, winner in winners.items():
-            row[category] = int(winner == s)
-        row["total"] = sum(v for k, v in row.items() if k != "side")
-        rows.append(row)
-    return rows
 
 
 CRP_OPTIONS = st.fixed_dictionaries(
@@ -257,9 +205,8 @@ def test_random_round_obeys_the_rules(profile: str, players: int, data: st.DataO
     assert set(state.piles[last_capturer]) >= set(event.collected)
     assert not event.sweep  # the last play never sweeps (§5)
     breakdown = [score.to_json() for score in round_breakdown(state)]
-    expected = expected_breakdown(
-        profile, options, [[c.code for c in pile] for pile in state.piles], list(state.sweeps), last_capturer
-    )
+    piles = [[c.code for c in pile] for pile in state.piles]
+    expected = expected_breakdown(profile, piles, list(state.sweeps), options=options, last_capturer=last_capturer)
     assert breakdown == expected
     most_points = 4 + bool(options.get("primiera"))
     for row, n_captures in zip(breakdown, captures, strict=True):

@@ -341,13 +341,13 @@ def test_nobody_gets_hints_in_phases_redeal_and_over():
 # ---- the exact endgame -------------------------------------------------------------------------------
 
 
-def brute_force(state: RoundState, seat: int) -> float:
+def best_play_margin(state: RoundState, seat: int) -> float:
     """The final margin for ``seat`` under best play from both seats, through the core itself."""
     if state.phase is Phase.OVER:
         totals = [s.total for s in round_breakdown(state)]
         return totals[seat] - totals[1 - seat]
     values = [
-        brute_force(advance(state, PlayMove(c.card, o))[0], seat)
+        best_play_margin(advance(state, PlayMove(c.card, o))[0], seat)
         for c in legal_moves(state)
         for o in (c.options or [()])
     ]
@@ -364,7 +364,7 @@ def test_the_endgame_score_is_the_exact_final_margin(rules):
         assert seat is not None
         for hint in suggest_moves(state):
             assert Reason.EXACT_ENDGAME in hint.reasons
-            assert hint.score == brute_force(advance(state, hint.move)[0], seat)
+            assert hint.score == best_play_margin(advance(state, hint.move)[0], seat)
             checked += 1
     assert checked > 20
 

@@ -135,20 +135,25 @@ def test_strategy_uses_no_private_name_of_the_rules_core() -> None:
 
 
 def test_no_test_module_imports_another() -> None:
-    """Shared builders live in tests/support.py (and the conftest fixtures): a test module that imports
-    another couples the two, and runs the other's module-level set-up."""
+    """Shared builders live in tests/support.py, and fixtures in the conftest modules, which pytest hands
+    to the tests that name them: a test module that imports another test module, or a conftest module,
+    couples the two and runs the other's module-level set-up (a conftest imported as a module is a second
+    copy of it, beside the one pytest loaded)."""
     tests = pathlib.Path(__file__).resolve().parents[1]
     found = []
     for path in sorted(tests.rglob("test_*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
-                names = (
-                    [node.module or "", *(alias.name for alias in node.names)] if node.level else [node.module or ""]
-                )
+                module = node.module or ""
+                names = [module, *(alias.name for alias in node.names)] if node.level else [module]
+                # ``from tests.api import conftest`` names the module among the imported names.
+                every = [module, *(f"{module}.{alias.name}" for alias in node.names)]
             elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
+                names = every = [alias.name for alias in node.names]
             else:
                 continue
             if any(part.startswith("test_") for name in names for part in name.split(".")):
                 found.append(f"{path.relative_to(tests)}:{node.lineno}")
+            elif any(part == "conftest" for name in every for part in name.split(".")):
+                found.append(f"{path.relative_to(tests)}:{node.lineno} (a conftest)")
     assert found == []

@@ -39,6 +39,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
+from ..support import github_slug
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "rules.md"
 # Not citations: npm's lock file (package names and registry URLs), the ignore files (patterns), and this
@@ -181,13 +183,6 @@ def path_resolves(target: str, citing: str) -> bool:
         if any(name.startswith(candidate) for name in tracked()):
             return True
     return routed("/" + target) or routed("/" + target, prefix=True)
-
-
-def github_slug(heading: str) -> str:
-    """The anchor GitHub gives a Markdown heading, as /rules gives it too."""
-    text = heading.strip().lower().replace("`", "")
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
 
 
 @cache

@@ -6,7 +6,6 @@ ciphertext and tag), so that every region of a token can be altered on purpose.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import random
@@ -18,7 +17,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from service.api.sealing import Sealer, TokenError, new_key, parse_keys
 from service.ops.settings import NO_KEYS_WARNING, SettingError, read, with_state_keys
 
-from ..support import state_json
+from ..support import b64url_decode, b64url_encode, state_json
 
 NOW = 1_780_000_000.0  # a fixed clock: every test passes ``now``
 LIFETIME = 3600
@@ -43,22 +42,14 @@ def sealer(*keys: bytes, lifetime: int = LIFETIME) -> Sealer:
     return Sealer(keys or (KEY_A,), lifetime)
 
 
-def decode(token: str) -> bytes:
-    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-
-
-def encode(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
 def kid(key: bytes) -> bytes:
     return hashlib.sha256(key).digest()[:8]
 
 
 def flip(token: str, index: int) -> str:
-    raw = bytearray(decode(token))
+    raw = bytearray(b64url_decode(token))
     raw[index] ^= 0x01
-    return encode(bytes(raw))
+    return b64url_encode(bytes(raw))
 
 
 def rejected(token: object, code: str, reason: str, *, by: Sealer | None = None, now: float = NOW) -> TokenError:
@@ -74,7 +65,7 @@ def authentic(payload: bytes, *, key: bytes = KEY_A, issued: int = int(NOW), ver
     """A token sealed with ``key`` around any payload, as only the holder of the key could make it."""
     header = struct.pack(">B8sQ", version, kid(key), issued)
     nonce = bytes(12)
-    return encode(header + nonce + AESGCM(key).encrypt(nonce, payload, header))
+    return b64url_encode(header + nonce + AESGCM(key).encrypt(nonce, payload, header))
 
 
 # ---- the round trip and the format ---------------------------------------------------------------
@@ -92,7 +83,7 @@ def test_token_is_base64url_without_padding():
 
 def test_token_layout_is_version_key_id_issue_time_nonce_then_aes_gcm_of_the_state():
     token = sealer(KEY_A).seal(STATE, now=NOW + 0.9)
-    raw = decode(token)
+    raw = b64url_decode(token)
     version, key_id, issued = struct.unpack(">B8sQ", raw[:HEADER_BYTES])
     assert (version, key_id, issued) == (1, kid(KEY_A), int(NOW))
     nonce, sealed = raw[HEADER_BYTES:NONCE_END], raw[NONCE_END:]
@@ -101,7 +92,7 @@ def test_token_layout_is_version_key_id_issue_time_nonce_then_aes_gcm_of_the_sta
 
 
 def test_the_token_shows_no_card_and_no_field_name_in_clear():
-    raw = decode(sealer().seal(STATE, now=NOW))
+    raw = b64url_decode(sealer().seal(STATE, now=NOW))
     # As JSON strings, quotes included: a bare two-character code turns up in a kilobyte of random
     # ciphertext a few times in a hundred runs; four bytes, once in millions.
     for text in ('"4D"', '"AD"', '"7D"', '"stock"', '"hands"', '"chkobba"'):
@@ -113,7 +104,7 @@ def test_the_token_shows_no_card_and_no_field_name_in_clear():
 def test_every_seal_takes_a_fresh_nonce():
     tokens = {sealer().seal(STATE, now=NOW) for _ in range(20)}
     assert len(tokens) == 20
-    assert len({decode(t)[HEADER_BYTES:NONCE_END] for t in tokens}) == 20
+    assert len({b64url_decode(t)[HEADER_BYTES:NONCE_END] for t in tokens}) == 20
 
 
 # ---- tampering, region by region -------------------------------------------------------------------
@@ -142,7 +133,7 @@ def test_a_flipped_issue_time_or_nonce_is_altered(region):
 
 def test_every_flipped_byte_of_the_ciphertext_and_the_tag_is_altered():
     token = sealer().seal(STATE, now=NOW)
-    size = len(decode(token))
+    size = len(b64url_decode(token))
     assert size > NONCE_END + TAG_BYTES
     for index in range(NONCE_END, size):  # ciphertext, then the 16-byte tag
         rejected(flip(token, index), "tampered-state", "altered")
@@ -150,26 +141,26 @@ def test_every_flipped_byte_of_the_ciphertext_and_the_tag_is_altered():
 
 def test_every_single_bit_of_the_tag_counts():
     token = sealer().seal(STATE, now=NOW)
-    raw = decode(token)
+    raw = b64url_decode(token)
     for index in range(len(raw) - TAG_BYTES, len(raw)):
         for bit in range(8):
             altered = bytearray(raw)
             altered[index] ^= 1 << bit
-            rejected(encode(bytes(altered)), "tampered-state", "altered")
+            rejected(b64url_encode(bytes(altered)), "tampered-state", "altered")
 
 
 def test_refreshing_the_issue_time_does_not_revive_an_expired_token():
     old = sealer().seal(STATE, now=NOW - LIFETIME - 100)
-    raw = bytearray(decode(old))
+    raw = bytearray(b64url_decode(old))
     raw[9:17] = struct.pack(">Q", int(NOW))
-    rejected(encode(bytes(raw)), "tampered-state", "altered")
+    rejected(b64url_encode(bytes(raw)), "tampered-state", "altered")
 
 
 def test_swapping_the_key_id_for_another_held_key_is_altered():
     token = sealer(KEY_A).seal(STATE, now=NOW)
-    raw = bytearray(decode(token))
+    raw = bytearray(b64url_decode(token))
     raw[1:9] = kid(KEY_B)
-    rejected(encode(bytes(raw)), "tampered-state", "altered", by=sealer(KEY_A, KEY_B))
+    rejected(b64url_encode(bytes(raw)), "tampered-state", "altered", by=sealer(KEY_A, KEY_B))
 
 
 def test_every_truncation_is_tampered():
@@ -229,24 +220,24 @@ def _opens(sealed: Sealer, token: str) -> bool:
 
 def test_appended_bytes_are_altered():
     token = sealer().seal(STATE, now=NOW)
-    rejected(encode(decode(token) + b"\0\0\0"), "tampered-state", "altered")
+    rejected(b64url_encode(b64url_decode(token) + b"\0\0\0"), "tampered-state", "altered")
 
 
 def test_random_tokens_of_the_right_length_are_refused():
     token = sealer().seal(STATE, now=NOW)
-    size = len(decode(token))
+    size = len(b64url_decode(token))
     rng = random.Random(2026)
     for _ in range(200):
         with pytest.raises(TokenError) as caught:
-            sealer().open(encode(rng.randbytes(size)), now=NOW)
+            sealer().open(b64url_encode(rng.randbytes(size)), now=NOW)
         assert caught.value.code == "tampered-state"
 
 
 def test_forged_with_a_real_header_is_altered():
     token = sealer().seal(STATE, now=NOW)
-    raw = decode(token)
+    raw = b64url_decode(token)
     forged = raw[:HEADER_BYTES] + random.Random(7).randbytes(len(raw) - HEADER_BYTES)
-    rejected(encode(forged), "tampered-state", "altered")
+    rejected(b64url_encode(forged), "tampered-state", "altered")
 
 
 @pytest.mark.parametrize(
@@ -271,7 +262,7 @@ def test_rotation_the_first_key_seals_all_open():
     rotated = sealer(KEY_B, KEY_A)
     assert rotated.open(old, now=NOW) == STATE
     new = rotated.seal(STATE, now=NOW)
-    assert decode(new)[1:9] == kid(KEY_B)
+    assert b64url_decode(new)[1:9] == kid(KEY_B)
     assert rotated.open(new, now=NOW) == STATE
     rejected(new, "tampered-state", "unknown-key", by=sealer(KEY_A))
 
@@ -281,12 +272,12 @@ def test_new_key_is_32_random_bytes_in_base64url():
     assert len(keys) == 10
     for text in keys:
         assert "=" not in text and "+" not in text and "/" not in text
-        assert parse_keys(text) == [decode(text)]
-        assert len(decode(text)) == 32
+        assert parse_keys(text) == [b64url_decode(text)]
+        assert len(b64url_decode(text)) == 32
 
 
 def test_parse_keys_takes_a_comma_separated_list_and_skips_blanks():
-    a, b = encode(KEY_A), encode(KEY_B)
+    a, b = b64url_encode(KEY_A), b64url_encode(KEY_B)
     assert parse_keys(f"{b}, {a} ,") == [KEY_B, KEY_A]
     assert parse_keys(f"{b}=,{a}") == [KEY_B, KEY_A]  # padding is optional
     assert parse_keys("") == [] and parse_keys(" , ") == []
@@ -294,7 +285,7 @@ def test_parse_keys_takes_a_comma_separated_list_and_skips_blanks():
 
 @pytest.mark.parametrize(
     "text",
-    [encode(bytes(16)), encode(bytes(33)), "not!base64", encode(KEY_A) + ",short", "A"],
+    [b64url_encode(bytes(16)), b64url_encode(bytes(33)), "not!base64", b64url_encode(KEY_A) + ",short", "A"],
     ids=["16-bytes", "33-bytes", "not-base64", "second-short", "one-char"],
 )
 def test_parse_keys_refuses_a_key_that_is_not_32_bytes_of_base64url(text):
@@ -303,22 +294,24 @@ def test_parse_keys_refuses_a_key_that_is_not_32_bytes_of_base64url(text):
 
 
 def test_the_error_names_the_entry_not_the_key():
-    secret = encode(bytes(31))
+    secret = b64url_encode(bytes(31))
     with pytest.raises(ValueError) as caught:
-        parse_keys(f"{encode(KEY_A)},{secret}")
+        parse_keys(f"{b64url_encode(KEY_A)},{secret}")
     assert "entry 1" in str(caught.value) and secret not in str(caught.value)
 
 
 def test_from_settings_takes_their_keys_and_lifetime():
-    settings = read({"CHKOBBA_STATE_KEYS": f"{encode(KEY_B)},{encode(KEY_A)}", "CHKOBBA_STATE_TOKEN_LIFETIME": "60"})
+    settings = read(
+        {"CHKOBBA_STATE_KEYS": f"{b64url_encode(KEY_B)},{b64url_encode(KEY_A)}", "CHKOBBA_STATE_TOKEN_LIFETIME": "60"}
+    )
     built = Sealer.from_settings(settings)
     assert built.keys == (KEY_B, KEY_A) and built.lifetime_seconds == 60
 
 
 def test_the_sealer_reads_no_environment(monkeypatch):
     """The settings are its one source: no fallback to CHKOBBA_STATE_KEYS behind their back."""
-    monkeypatch.setenv("CHKOBBA_STATE_KEYS", encode(KEY_A))
-    built = Sealer.from_settings(read({"CHKOBBA_STATE_KEYS": encode(KEY_B)}))
+    monkeypatch.setenv("CHKOBBA_STATE_KEYS", b64url_encode(KEY_A))
+    built = Sealer.from_settings(read({"CHKOBBA_STATE_KEYS": b64url_encode(KEY_B)}))
     assert built.keys == (KEY_B,)
     with pytest.raises(ValueError, match="needs a key"):
         Sealer.from_settings(read({}))

@@ -55,7 +55,9 @@ FOUR = state_json(
 )
 
 
-def changed(base: dict[str, Any], **fields: Any) -> dict[str, Any]:
+def with_fields(base: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A deep copy of the state ``base`` with its top-level ``fields`` replaced (tests/support.py's
+    ``changed`` makes one change anywhere in a JSON value)."""
     data = copy.deepcopy(base)
     data.update(fields)
     return data
@@ -83,7 +85,7 @@ def test_fixtures_have_the_expected_stock_sizes() -> None:
 
 def test_a_card_in_two_places_is_a_duplicate_naming_both() -> None:
     """docs/rules.md §10.21."""
-    data = changed(FRESH, table=["7H", "JH", "QH", "KH", "AD"])
+    data = with_fields(FRESH, table=["7H", "JH", "QH", "KH", "AD"])
     error = rejected(data, DuplicateCard)
     assert error.code == "duplicate-card"
     assert error.field == "state.table"
@@ -93,7 +95,7 @@ def test_a_card_in_two_places_is_a_duplicate_naming_both() -> None:
 
 
 def test_a_card_in_a_pile_and_the_stock_is_a_duplicate_naming_both() -> None:
-    data = changed(MID)
+    data = with_fields(MID)
     data["piles"][1].append(data["stock"][0])
     error = rejected(data, DuplicateCard)
     assert error.code == "duplicate-card"
@@ -103,7 +105,7 @@ def test_a_card_in_a_pile_and_the_stock_is_a_duplicate_naming_both() -> None:
 
 
 def test_duplicate_card_within_one_list_is_rejected_naming_the_entry() -> None:
-    data = changed(FRESH, table=["7H", "JH", "QH", "7H"])
+    data = with_fields(FRESH, table=["7H", "JH", "QH", "7H"])
     data["stock"].append("KH")
     with pytest.raises(RulesError) as info:
         RoundState.from_json(data)
@@ -112,7 +114,7 @@ def test_duplicate_card_within_one_list_is_rejected_naming_the_entry() -> None:
 
 
 def test_missing_card_is_a_bad_state() -> None:
-    data = changed(MID)
+    data = with_fields(MID)
     lost = data["stock"].pop()
     error = rejected(data)
     assert error.code == "bad-state"
@@ -124,7 +126,7 @@ def test_missing_card_is_a_bad_state() -> None:
 
 
 def test_hand_of_four_cards_is_a_bad_state() -> None:
-    data = changed(FRESH, hands=[["AD", "2D", "3D", "AC"], ["4D", "5D", "6D"]])
+    data = with_fields(FRESH, hands=[["AD", "2D", "3D", "AC"], ["4D", "5D", "6D"]])
     data["stock"].remove("AC")
     error = rejected(data)
     assert error.field == "state.hands.0"
@@ -132,20 +134,20 @@ def test_hand_of_four_cards_is_a_bad_state() -> None:
 
 def test_hand_sizes_out_of_playing_order_are_a_bad_state() -> None:
     # Seat 1 leads, so seat 0 (the dealer) cannot have played before it.
-    data = changed(FRESH, hands=[["AD", "2D"], ["4D", "5D", "6D"]], table=["7H", "JH", "QH", "KH", "3D"])
+    data = with_fields(FRESH, hands=[["AD", "2D"], ["4D", "5D", "6D"]], table=["7H", "JH", "QH", "KH", "3D"])
     error = rejected(data)
     assert error.field == "state.hands"
 
 
 def test_hand_sizes_differing_by_two_are_a_bad_state() -> None:
-    data = changed(MID, hands=[["3S", "4S", "5S"], ["AS"]], table=["7H", "JH", "2S"])
+    data = with_fields(MID, hands=[["3S", "4S", "5S"], ["AS"]], table=["7H", "JH", "2S"])
     error = rejected(data)
     assert error.field == "state.hands"
 
 
 def test_hand_sizes_out_of_order_with_four_players_are_a_bad_state() -> None:
     # Order 3, 0, 1, 2: seat 1 cannot hold fewer cards than seat 2 while seat 0 holds more.
-    data = changed(FOUR, hands=[["AD", "JD"], ["2D"], ["4D", "5D"], ["6D", "QD"]])
+    data = with_fields(FOUR, hands=[["AD", "JD"], ["2D"], ["4D", "5D"], ["6D", "QD"]])
     data["stock"] = [c for c in data["stock"] if c not in ("JD", "QD")]
     data["table"] = ["7H", "JH", "QH", "3D"]
     error = rejected(data)
@@ -153,7 +155,7 @@ def test_hand_sizes_out_of_order_with_four_players_are_a_bad_state() -> None:
 
 
 def test_play_with_every_hand_empty_is_a_bad_state() -> None:
-    data = changed(OVER, phase="play", turn=1)
+    data = with_fields(OVER, phase="play", turn=1)
     assert rejected(data).field == "state.hands"
 
 
@@ -162,7 +164,7 @@ def test_play_with_every_hand_empty_is_a_bad_state() -> None:
 
 @pytest.mark.parametrize(("base", "turn"), [(FRESH, 0), (MID, 1), (FOUR, 2), (FOUR, 3), (FRESH, None), (FRESH, 2)])
 def test_wrong_turn_is_a_bad_state(base: dict[str, Any], turn: int | None) -> None:
-    error = rejected(changed(base, turn=turn))
+    error = rejected(with_fields(base, turn=turn))
     assert error.code == "bad-state"
     assert error.field == "state.turn"
 
@@ -172,51 +174,51 @@ def test_wrong_turn_is_a_bad_state(base: dict[str, Any], turn: int | None) -> No
 
 def test_more_sweeps_than_possible_captures_is_a_bad_state() -> None:
     # Side 1's pile of 7 cards holds at most 3 captures.
-    data = changed(MID, sweeps=[1, 4])
+    data = with_fields(MID, sweeps=[1, 4])
     error = rejected(data)
     assert error.field == "state.sweeps.1"
 
 
 def test_sweeps_without_captures_is_a_bad_state() -> None:
-    assert rejected(changed(FRESH, sweeps=[1, 0])).field == "state.sweeps.0"
+    assert rejected(with_fields(FRESH, sweeps=[1, 0])).field == "state.sweeps.0"
 
 
 def test_negative_sweeps_is_a_bad_state() -> None:
-    assert rejected(changed(MID, sweeps=[-1, 0])).field == "state.sweeps.0"
+    assert rejected(with_fields(MID, sweeps=[-1, 0])).field == "state.sweeps.0"
 
 
 # last_capturer agrees with the piles.
 
 
 def test_last_capturer_null_after_captures_is_a_bad_state() -> None:
-    assert rejected(changed(MID, last_capturer=None)).field == "state.last_capturer"
+    assert rejected(with_fields(MID, last_capturer=None)).field == "state.last_capturer"
 
 
 def test_last_capturer_with_an_empty_pile_is_a_bad_state() -> None:
-    assert rejected(changed(FRESH, last_capturer=0)).field == "state.last_capturer"
+    assert rejected(with_fields(FRESH, last_capturer=0)).field == "state.last_capturer"
 
 
 @pytest.mark.parametrize("side", [2, -1, 5])
 def test_last_capturer_outside_the_sides_is_a_bad_state(side: int) -> None:
-    assert rejected(changed(MID, last_capturer=side)).field == "state.last_capturer"
+    assert rejected(with_fields(MID, last_capturer=side)).field == "state.last_capturer"
 
 
 def test_last_capturer_is_a_side_not_a_seat_with_four_players() -> None:
-    assert rejected(changed(FOUR, last_capturer=3)).field == "state.last_capturer"
+    assert rejected(with_fields(FOUR, last_capturer=3)).field == "state.last_capturer"
 
 
 # The stock is refilled 3 cards per player at a time.
 
 
 def test_stock_not_a_multiple_of_three_per_player_is_a_bad_state() -> None:
-    data = changed(MID)
+    data = with_fields(MID)
     data["piles"][0].append(data["stock"].pop())
     error = rejected(data)
     assert error.field == "state.stock"
 
 
 def test_stock_of_nine_with_four_players_is_a_bad_state() -> None:
-    data = changed(FOUR)
+    data = with_fields(FOUR)
     data["piles"][0] += data["stock"][:3]
     data["stock"] = data["stock"][3:]
     assert rejected(data).field == "state.stock"
@@ -227,36 +229,36 @@ def test_stock_of_nine_with_four_players_is_a_bad_state() -> None:
 
 def test_cut_phase_in_a_profile_without_the_cut_is_a_bad_state() -> None:
     for rules in ("scopa", "chkobba-crp"):
-        error = rejected(changed(CUT, rules=rules))
+        error = rejected(with_fields(CUT, rules=rules))
         assert error.field == "state.phase"
 
 
 def test_cut_phase_after_the_deal_is_a_bad_state() -> None:
-    assert rejected(changed(FRESH, phase="cut")).field == "state.phase"
+    assert rejected(with_fields(FRESH, phase="cut")).field == "state.phase"
 
 
 def test_cut_phase_belongs_to_the_dealer_s_right() -> None:
-    assert rejected(changed(CUT, turn=0)).field == "state.turn"
-    assert rejected(changed(CUT, turn=None)).field == "state.turn"
+    assert rejected(with_fields(CUT, turn=0)).field == "state.turn"
+    assert rejected(with_fields(CUT, turn=None)).field == "state.turn"
 
 
 def test_redeal_phase_in_scopa_is_a_bad_state() -> None:
-    assert rejected(changed(REDEAL, rules="scopa")).field == "state.phase"
+    assert rejected(with_fields(REDEAL, rules="scopa")).field == "state.phase"
 
 
 def test_redeal_phase_with_a_turn_is_a_bad_state() -> None:
-    assert rejected(changed(REDEAL, turn=1)).field == "state.turn"
+    assert rejected(with_fields(REDEAL, turn=1)).field == "state.turn"
 
 
 def test_redeal_phase_needs_a_table_calling_for_it() -> None:
-    data = changed(REDEAL, table=["5D", "5H", "KS", "KC"])
+    data = with_fields(REDEAL, table=["5D", "5H", "KS", "KC"])
     data["stock"] = [c for c in data["stock"] if c != "KS"] + ["5S"]
     assert rejected(data).field == "state.phase"
 
 
 def test_chkobba_crp_redeal_needs_three_kings() -> None:
     # Three fives call for a redeal in chkobba but not in chkobba-crp (docs/rules.md §3).
-    assert rejected(changed(REDEAL, rules="chkobba-crp")).field == "state.phase"
+    assert rejected(with_fields(REDEAL, rules="chkobba-crp")).field == "state.phase"
     kings = state_json(
         rules="chkobba-crp", phase="redeal", turn=None, hands=REDEAL["hands"], table=["KD", "KH", "KS", "5D"]
     )
@@ -264,42 +266,42 @@ def test_chkobba_crp_redeal_needs_three_kings() -> None:
 
 
 def test_redeal_phase_after_captures_is_a_bad_state() -> None:
-    data = changed(REDEAL, piles=[["AS", "AC"], []], last_capturer=0)
+    data = with_fields(REDEAL, piles=[["AS", "AC"], []], last_capturer=0)
     data["stock"] = [c for c in data["stock"] if c not in ("AS", "AC")]
     assert rejected(data).field == "state.phase"
 
 
 def test_play_phase_on_a_deal_that_calls_for_a_redeal_is_a_bad_state() -> None:
-    assert rejected(changed(REDEAL, phase="play", turn=1)).field == "state.table"
+    assert rejected(with_fields(REDEAL, phase="play", turn=1)).field == "state.table"
 
 
 def test_over_with_a_turn_is_a_bad_state() -> None:
-    assert rejected(changed(OVER, turn=0)).field == "state.turn"
+    assert rejected(with_fields(OVER, turn=0)).field == "state.turn"
 
 
 def test_over_with_cards_left_is_a_bad_state() -> None:
-    data = changed(OVER, table=["KC"])
+    data = with_fields(OVER, table=["KC"])
     data["piles"][1].remove("KC")
     assert rejected(data).field == "state.phase"
-    data = changed(MID, phase="over", turn=None)
+    data = with_fields(MID, phase="over", turn=None)
     assert rejected(data).field == "state.phase"
 
 
 def test_over_needs_a_last_capturer() -> None:
-    assert rejected(changed(OVER, last_capturer=None)).field == "state.last_capturer"
+    assert rejected(with_fields(OVER, last_capturer=None)).field == "state.last_capturer"
 
 
 # Players, dealer and list lengths.
 
 
 def test_player_count_the_profile_does_not_allow_is_a_bad_state() -> None:
-    assert rejected(changed(FRESH, players=3)).field == "state.players"
-    assert rejected(changed(FRESH, rules="scopa", players=4)).field == "state.players"
+    assert rejected(with_fields(FRESH, players=3)).field == "state.players"
+    assert rejected(with_fields(FRESH, rules="scopa", players=4)).field == "state.players"
 
 
 @pytest.mark.parametrize("dealer", [2, -1])
 def test_dealer_outside_the_seats_is_a_bad_state(dealer: int) -> None:
-    assert rejected(changed(FRESH, dealer=dealer)).field == "state.dealer"
+    assert rejected(with_fields(FRESH, dealer=dealer)).field == "state.dealer"
 
 
 @pytest.mark.parametrize(
@@ -312,21 +314,21 @@ def test_dealer_outside_the_seats_is_a_bad_state(dealer: int) -> None:
     ],
 )
 def test_one_entry_per_seat_or_side(name: str, value: list[Any]) -> None:
-    assert rejected(changed(FRESH, **{name: value})).field == f"state.{name}"
+    assert rejected(with_fields(FRESH, **{name: value})).field == f"state.{name}"
 
 
 # The JSON form: unknown and missing fields, wrong types.
 
 
 def test_unknown_field_is_rejected() -> None:
-    error = rejected(changed(FRESH, score=[0, 0]))
+    error = rejected(with_fields(FRESH, score=[0, 0]))
     assert error.field == "state"
     assert "score" in error.message
 
 
 @pytest.mark.parametrize("name", ["rules", "phase", "stock", "last_capturer"])
 def test_missing_field_is_rejected(name: str) -> None:
-    data = changed(FRESH)
+    data = with_fields(FRESH)
     del data[name]
     assert rejected(data).field == f"state.{name}"
 
@@ -362,30 +364,30 @@ def test_state_must_be_an_object(data: object) -> None:
     ],
 )
 def test_wrong_type_is_a_bad_state(name: str, value: object, field: str) -> None:
-    error = rejected(changed(FRESH, **{name: value}))
+    error = rejected(with_fields(FRESH, **{name: value}))
     assert error.code == "bad-state"
     assert error.field == field
 
 
 def test_bad_card_in_a_state_names_its_place() -> None:
-    data = changed(FRESH, table=["7H", "JH", "QH", "8H"])
+    data = with_fields(FRESH, table=["7H", "JH", "QH", "8H"])
     error = rejected(data, InvalidCard)
     assert error.code == "invalid-card"
     assert error.field == "state.table.3"
     assert error.details["card"] == "8H"
-    data = changed(MID)
+    data = with_fields(MID)
     data["piles"][1][2] = "10H"
     assert rejected(data, InvalidCard).field == "state.piles.1.2"
 
 
 def test_unknown_profile_in_a_state_is_rejected() -> None:
-    error = rejected(changed(FRESH, rules="tute"), UnknownProfile)
+    error = rejected(with_fields(FRESH, rules="tute"), UnknownProfile)
     assert error.code == "unknown-profile"
     assert error.field == "state.rules.profile"
 
 
 def test_option_the_profile_lacks_in_a_state_is_rejected() -> None:
-    data = changed(FRESH, rules={"profile": "chkobba", "options": {"face_sums": True}})
+    data = with_fields(FRESH, rules={"profile": "chkobba", "options": {"face_sums": True}})
     error = rejected(data, InvalidOption)
     assert error.code == "invalid-option"
     assert error.field == "state.rules.options.face_sums"
@@ -393,7 +395,7 @@ def test_option_the_profile_lacks_in_a_state_is_rejected() -> None:
 
 def test_rules_with_options_survive_the_round_trip() -> None:
     rules = {"profile": "chkobba-crp", "options": {"face_sums": True, "primiera": True}}
-    data = changed(FRESH, rules=rules)
+    data = with_fields(FRESH, rules=rules)
     state = RoundState.from_json(data)
     assert state.rules.face_sums is True and state.rules.primiera is True
     assert state.to_json() == data

@@ -46,7 +46,6 @@ import pytest
 
 from service.rules import (
     CATEGORIES,
-    DECK,
     Captures,
     Phase,
     RoundState,
@@ -71,7 +70,7 @@ from service.rules import (
     seeded_deck,
 )
 
-from ..support import reference_draws, reference_shuffle
+from ..support import CANONICAL, reference_draws, reference_shuffle
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors"
@@ -79,7 +78,6 @@ SHUFFLE_DOC = ROOT / "docs" / "seeded-shuffle.md"
 RULES_DOC = ROOT / "docs" / "rules.md"
 # The numbers of the rules' sections and subsections, from their headings: "7", "7.5", "10.16".
 SECTIONS = frozenset(re.findall(r"^#{2,4} (\d+(?:\.\d+)*)\.? ", RULES_DOC.read_text(encoding="utf-8"), re.MULTILINE))
-CANONICAL = [str(card) for card in DECK]
 MISSING = "<missing>"
 
 Json = dict[str, Any]
