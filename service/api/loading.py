@@ -152,7 +152,7 @@ def _inline_test(field: Field[Any], prefix: str, env: dict[str, Any]) -> tuple[s
         checks = _inline_checks(field, "loaded", prefix, env)
         test = f"(loaded := {prefix}quick(value)) is not MISSING"
         return None if checks is None else (" and ".join([test, *checks]), "loaded")
-    if type(field) is not fields.List or not isinstance(field, fields.List):
+    if not isinstance(field, fields.List) or not _plain_list(field):
         return None
     inner, outer = field.inner, _inline_checks(field, "value", prefix, env)
     if outer is None or inner.pre_load or inner.post_load or inner.allow_none:
@@ -202,6 +202,11 @@ def _inline_checks(field: Field[Any], subject: str, prefix: str, env: dict[str, 
         else:
             return None
     return tests
+
+
+def _plain_list(field: fields.List[Any]) -> bool:
+    """A marshmallow List itself, or one that says it loads as a List does (``loads_as_list``)."""
+    return type(field) is fields.List or bool(getattr(field, "loads_as_list", False))
 
 
 def _quick_type(field: Field[Any]) -> type | None:
@@ -254,7 +259,7 @@ def _quick_of(field: Field[Any]) -> Callable[[Any], Any] | None:
     kind = _quick_type(field)
     if kind is not None:
         return lambda value: value if type(value) is kind else missing
-    if type(field) is fields.List and isinstance(field, fields.List):
+    if isinstance(field, fields.List) and _plain_list(field):
         inner = _converter(field.inner, None)
 
         def many(value: Any) -> Any:

@@ -70,15 +70,26 @@ def from_rules_error(exc: RulesError) -> Problem:
     return Problem(422, exc.code, detail, **extra)
 
 
+# The most field paths a problem's errors lists: a 64 KiB body can break thousands of fields (unknown
+# keys, say), and the first ones tell the client what is wrong; the detail counts them all.
+MAX_LISTED_ERRORS = 32
+
+
 def from_validation_error(exc: ValidationError) -> Problem:
     errors: dict[str, list[str]] = {}
     _flatten(exc.messages, "", errors)
     coded = [m.code for messages in errors.values() for m in messages if isinstance(m, CodedMessage)]
     code = coded[0] if coded else "validation-error"
     first_path, first = next(iter(errors.items()))
-    others = len({str(m) for messages in errors.values() for m in messages}) - 1  # a duplicate names two paths
+    found = {  # one error per path and message, but a card in two places is one error at both
+        str(m) if isinstance(m, CodedMessage) and m.code == "duplicate-card" else (path, str(m))
+        for path, messages in errors.items()
+        for m in messages
+    }
+    others = len(found) - 1
     detail = f"{first_path}: {first[0]}" + (f" (and {others} more)" if others > 0 else "")
-    return Problem(422, code, detail, errors={k: [str(m) for m in v] for k, v in errors.items()})
+    listed = dict(list(errors.items())[:MAX_LISTED_ERRORS])
+    return Problem(422, code, detail, errors={k: [str(m) for m in v] for k, v in listed.items()})
 
 
 def _flatten(messages: Any, path: str, out: dict[str, list[str]]) -> None:

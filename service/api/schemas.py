@@ -36,7 +36,18 @@ from service.rules.sweeps import MAX_SWEEPS
 from service.strategy import REASONS, Shortened
 
 from .codes import CODES
-from .fields import CardField, CardList, CodedMessage, DeckField, MoveField, Moves, RulesField, SeedField, coded_error
+from .fields import (
+    BoundedList,
+    CardField,
+    CardList,
+    CodedMessage,
+    DeckField,
+    MoveField,
+    Moves,
+    RulesField,
+    SeedField,
+    coded_error,
+)
 from .loading import Checked, Loader, Slow
 from .render import OPTION_TYPES, SCORED
 from .sealing import MAX_TOKEN_CHARS
@@ -202,9 +213,9 @@ class ScoreLine(Checked):
 
 class ScoreRequest(Checked):
     rules = RulesField(required=True)
-    sides = fields.List(fields.Nested(SideInput), required=True, validate=SIDES)
+    sides = BoundedList(fields.Nested(SideInput), required=True, validate=SIDES)
     last_capturer = StrictInt(validate=SIDE, allow_none=True)
-    claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
+    claimed = BoundedList(fields.Nested(ScoreLine), validate=SIDES)
     receipt = ReceiptAsked()
 
 
@@ -215,8 +226,8 @@ class DecisionClaim(Checked):
 
 class MatchRequest(Checked):
     rules = RulesField(required=True)
-    scores = fields.List(Count(MAX_SCORE), required=True, validate=SIDES)
-    round_points = fields.List(Count(MOST_POINTS), required=True, validate=SIDES)
+    scores = BoundedList(Count(MAX_SCORE), required=True, validate=SIDES)
+    round_points = BoundedList(Count(MOST_POINTS), required=True, validate=SIDES)
     claimed = fields.Nested(DecisionClaim)
     receipt = ReceiptAsked()
 
@@ -265,11 +276,11 @@ class RoundStateSchema(Checked):
     phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     turn = Seat(required=True, allow_none=True)
     # Hand sizes are docs/rules.md §9 matters: the core answers them as bad-state, naming the hand.
-    hands = fields.List(Cards(), required=True, validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS))
+    hands = BoundedList(Cards(), required=True, validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS))
     table = Cards(required=True)
     stock = Cards(required=True)
-    piles = fields.List(Cards(), required=True, validate=SIDES)
-    sweeps = fields.List(Count(MAX_SWEEPS), required=True, validate=SIDES)
+    piles = BoundedList(Cards(), required=True, validate=SIDES)
+    sweeps = BoundedList(Count(MAX_SWEEPS), required=True, validate=SIDES)
     last_capturer = StrictInt(required=True, allow_none=True, validate=SIDE)
 
 
@@ -363,7 +374,7 @@ class RoundRecord(Checked):
     deck = DeckField(required=True)
     cut = fields.String(validate=validate.OneOf(CUTS))
     moves = Moves(required=True, max_items=MAX_MOVES)
-    claimed = fields.List(fields.Nested(ScoreLine), validate=SIDES)
+    claimed = BoundedList(fields.Nested(ScoreLine), validate=SIDES)
 
 
 class ReplayRequest(RoundRecord):
@@ -374,7 +385,7 @@ class ReplayRequest(RoundRecord):
 
 
 class MatchClaim(DecisionClaim):
-    scores = fields.List(
+    scores = BoundedList(
         Count(MAX_SCORE), validate=SIDES, metadata={"description": "The final scores, per side (optional)."}
     )
 
@@ -383,7 +394,7 @@ class MatchReplayRequest(Checked):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True, metadata={"description": "The first dealer: who deals round 0."})
-    rounds = fields.List(
+    rounds = BoundedList(
         fields.Nested(RoundRecord),
         required=True,
         validate=validate.Length(min=1, max=MAX_ROUNDS),

@@ -333,3 +333,52 @@ def test_the_identity_coding_is_the_body_as_it_is(client: Any) -> None:
         headers={"Content-Encoding": "identity"},
     )
     ok(response)
+
+
+# ---- long lists of bad items: the length is refused before any item is looked at --------------------
+
+STATE = {
+    "rules": "chkobba", "players": 2, "dealer": 0, "phase": "play", "turn": 1, "hands": [[], []],
+    "table": [], "stock": [], "piles": [[], []], "sweeps": [0, 0], "last_capturer": None,
+}  # fmt: skip
+MATCH_RECORD = {"rules": "chkobba", "players": 2, "dealer": 0}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "where"),
+    [
+        ("/v1/matches/replay", lambda items: {**MATCH_RECORD, "rounds": items}, "rounds"),
+        ("/v1/scores", lambda items: {"rules": "chkobba", "sides": items}, "sides"),
+        ("/v1/scores", lambda items: {**SCORES, "claimed": items}, "claimed"),
+        ("/v1/match-decisions", lambda items: {**MATCH, "round_points": items}, "round_points"),
+        ("/v1/match-decisions", lambda items: {**MATCH, "scores": items}, "scores"),
+        ("/v1/rounds/play", lambda items: {"state": {**STATE, "hands": items}, "move": {"card": "AD"}}, "state.hands"),
+        ("/v1/rounds/play", lambda items: {"state": {**STATE, "piles": items}, "move": {"card": "AD"}}, "state.piles"),
+        ("/v1/hints", lambda items: {"state": {**STATE, "sweeps": items}}, "state.sweeps"),
+    ],
+)
+@pytest.mark.parametrize("item", [1, {}, ""])
+def test_a_list_too_long_is_refused_for_its_length_before_its_items(client, path, body, where, item):
+    """A 64 KiB body holds some 20,000 bad items: marshmallow would give each its error before the
+    length refused the list (a second of work and a problem of megabytes, issue 12's tryout), where
+    the length alone says what is wrong."""
+    items = [item] * 20_000
+    raw = json.dumps(body(items), separators=(",", ":")).encode()
+    assert len(raw) <= MAX_BODY_BYTES
+    response = post(client, path, raw)
+    found = problem(response, 422, "validation-error")
+    assert list(found["errors"]) == [where], list(found["errors"])[:5]
+    assert found["errors"][where][0].startswith(("Length must be between", "Longer than maximum length"))
+    assert len(response.get_data()) < 1000
+
+
+def test_a_body_of_thousands_of_unknown_keys_lists_a_few_and_counts_them_all(client):
+    """Every unknown key is an error of its own: the problem lists the first 32 paths and its detail
+    counts every one, so 6,000 of them answer a problem of a few KB, not 200 KB."""
+    state = {**STATE, **{f"k{i}": 1 for i in range(6000)}}
+    raw = json.dumps({"state": state, "move": {"card": "AD"}}, separators=(",", ":")).encode()
+    response = post(client, "/v1/rounds/play", raw)
+    found = problem(response, 422, "validation-error")
+    assert len(found["errors"]) == 32 and all(path.startswith("state.k") for path in found["errors"])
+    assert found["detail"].endswith("(and 5999 more)")
+    assert len(response.get_data()) < 4000
