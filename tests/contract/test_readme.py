@@ -10,6 +10,8 @@ import pytest
 
 from service.app import create_app
 
+from ..support import POST_PATHS
+
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 PAIR = re.compile(r"```sh\n(curl [^`]*?)\n```\n\n```json\n([^`]*?)\n```")
 # The chkobba deal through its cut ("Integrating a game"): calls in sequence on one service, each
@@ -38,17 +40,7 @@ EXAMPLES = _examples()
 
 def test_the_readme_shows_an_example_of_every_contract_operation() -> None:
     paths = {path for path, *_ in (case.values for case in EXAMPLES)}
-    assert paths >= {
-        "/v1/rulesets/scopa",
-        "/v1/captures",
-        "/v1/moves",
-        "/v1/scores",
-        "/v1/match-decisions",
-        "/v1/rounds",
-        "/v1/rounds/play",
-        "/v1/rounds/replay",
-        "/v1/matches/replay",
-    }
+    assert paths >= {"/v1/rulesets/scopa", *POST_PATHS}
 
 
 @pytest.mark.parametrize(("path", "body", "expected"), EXAMPLES)
