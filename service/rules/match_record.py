@@ -17,10 +17,10 @@ from .replay import MAX_MOVES, UNJUDGED, ClaimVerdict, Replay, replay_round
 from .round import Move, parse_move
 
 # The most rounds a record holds, void deals included (docs/rules.md §10.22, §10.23): a match to 21
-# takes seven to ten rounds, one to 31 rarely twenty. A whole round is about 1 KB of JSON, so the
-# request body's 64 KiB hold about as many whole rounds; 64 of them cost about 25 ms (README,
+# takes seven to ten rounds, one to 31 rarely twenty. 64 four-player chkobba-crp rounds with every
+# option on cost 49 to 51 ms of CPU, at the 50 ms any request may cost; 40 cost 32 to 33 (README,
 # "Replaying a match").
-MAX_ROUNDS: Final = 64
+MAX_ROUNDS: Final = 40
 
 # Enum members read once (an Enum class attribute read is a hook call on Python 3.11).
 _WON, _DRAW, _CONTINUE = Outcome.WON, Outcome.DRAW, Outcome.CONTINUE

@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Replay a whole match record
-         * @description Judges `rounds` in order, each a replayRound body (its `rules` and `players` may be left out), void deals included. Each round answers replayRound's verdicts and breakdown, its dealer checked against the rotation (the first dealer, then the dealer's right after a round, the same dealer after a void deal), and the match scores and decision after it, as decideMatch gives them. Judging stops at the first illegal move (`first_illegal`: its round and move); a record that stops before the end of the match is judged as far as it goes. Answers the final `scores`, `outcome` and `winner`, and a verdict on every claim (a round's `claimed` breakdown, and the match's `claimed` result). A round after the end of the match is `match-over`; a round after one that stops before its end is `inconsistent-record`. At most 64 rounds (docs/rules.md §10.23).
+         * @description Judges `rounds` in order, each a replayRound body (its `rules` and `players` may be left out), void deals included. Each round answers replayRound's verdicts and breakdown, its dealer checked against the rotation (the first dealer, then the dealer's right after a round, the same dealer after a void deal), and the match scores and decision after it, as decideMatch gives them. Judging stops at the first illegal move (`first_illegal`: its round and move); a record that stops before the end of the match is judged as far as it goes. Answers the final `scores`, `outcome` and `winner`, and a verdict on every claim (a round's `claimed` breakdown, and the match's `claimed` result). A round after the end of the match is `match-over`; a round after one that stops before its end is `inconsistent-record`. At most 40 rounds (docs/rules.md §10.23).
          */
         post: operations["replayMatch"];
         delete?: never;
@@ -606,7 +606,7 @@ export interface components {
             players: number;
             /** @description The first dealer: who deals round 0. */
             dealer: number;
-            /** @description The rounds in order, void deals included: at most 64 (docs/rules.md §10.23). */
+            /** @description The rounds in order, void deals included: at most 40 (docs/rules.md §10.23). */
             rounds: components["schemas"]["RoundRecord"][];
             /** @description The claimed final result of the match. */
             claimed?: components["schemas"]["MatchClaim"];
