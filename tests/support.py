@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -53,6 +54,14 @@ CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/co
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 SUITS = ("D", "H", "S", "C")
 CANONICAL = [rank + suit for suit in SUITS for rank in RANKS]
+
+
+def examples(count: int) -> settings:
+    """``settings(max_examples=count)`` for a test that needs another count than the profile's, scaled
+    as the loaded profile scales the default one (tests/conftest.py: make test-fast's quick profile
+    runs a third of them)."""
+    scale = settings.default.max_examples / settings.get_profile("default").max_examples
+    return settings(max_examples=max(1, round(count * scale)))
 
 
 def deck_starting(*prefix: str) -> list[str]:

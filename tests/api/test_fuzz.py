@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from ..support import CANONICAL, POST_PATHS, deck_starting
+from ..support import CANONICAL, POST_PATHS, deck_starting, examples
 
 ANSWERS = {200, 400, 404, 413, 415, 422}
 
@@ -67,7 +67,7 @@ def check(response) -> None:
         assert response.mimetype == "application/json"
 
 
-@settings(max_examples=100)
+@examples(100)
 @given(value=json_values)
 def test_random_json_to_every_post_path(client, value):
     data = json.dumps(value)
@@ -75,7 +75,7 @@ def test_random_json_to_every_post_path(client, value):
         check(client.post(path, data=data, content_type="application/json"))
 
 
-@settings(max_examples=100)
+@examples(100)
 @given(data=st.data())
 def test_near_miss_bodies(client, data):
     """Objects with the operation's own field names (and a stray one) holding random values."""
@@ -85,7 +85,7 @@ def test_near_miss_bodies(client, data):
     check(client.post(path, json=body))
 
 
-@settings(max_examples=50)
+@examples(50)
 @given(raw=st.binary(max_size=64))
 def test_random_bytes(client, raw):
     for path in ("/v1/captures", "/v1/rounds/play"):
@@ -166,7 +166,7 @@ def replaced(value, path, new):
     return [replaced(item, rest, new) if i == head else item for i, item in enumerate(value)]
 
 
-@settings(max_examples=100)
+@examples(100)
 @given(data=st.data())
 def test_one_mutation_of_a_valid_body(client, valid_bodies, data):
     """A valid body with one value replaced: reaches the rules core, the state checks and the round engine."""

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from service.ops.limits import MAX_BODY_BYTES
@@ -17,7 +17,7 @@ from service.rules.match import MAX_SCORE
 from service.rules.profiles import MAX_TARGET
 from service.rules.sweeps import MAX_SWEEPS
 
-from ..support import POST_PATHS, counts, ok, problem
+from ..support import POST_PATHS, counts, examples, ok, problem
 
 CAPTURES = {"rules": "chkobba", "table": ["2D", "6S"], "hand": ["QH"]}
 SCORES = {
@@ -283,7 +283,7 @@ def keys_of(value: Any) -> list[str]:
     return []
 
 
-@settings(max_examples=60)
+@examples(60)
 @given(data=st.data())
 def test_one_hostile_change_to_a_valid_body(client: Any, data: Any) -> None:
     path = data.draw(st.sampled_from(sorted(VALID)))
