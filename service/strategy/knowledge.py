@@ -20,7 +20,7 @@ from service.rules import (
     RoundState,
     Rules,
     SeatView,
-    captures_of,
+    hand_captures_of,
     is_last_play,
 )
 
@@ -117,11 +117,11 @@ Play = tuple[Card, tuple[Card, ...], bool, Captures]
 
 
 def legal_plays(k: SeatKnowledge) -> list[Play]:
-    """Every legal play of the seat, in card order, then in the core's order of capture options."""
-    last_play = k.last_play
+    """Every legal play of the seat, in card order, then in the core's order of capture options: the
+    core's ``hand_captures_of`` of the hand, one play per option (or the card laid when it has none)."""
     plays: list[Play] = []
-    for card in sorted(k.hand):
-        caps = captures_of(k.rules, k.table, card, last_play)
+    for caps in hand_captures_of(k.rules, k.table, tuple(sorted(k.hand)), k.last_play):
+        card = caps.card
         if caps.options:
             plays.extend([(card, option, False, caps) for option in caps.options])
             if caps.sweep_option is not None:  # at most one option sweeps
