@@ -45,6 +45,7 @@ from service.rules import (
     legal_moves,
     replay_round,
 )
+from service.rules.replay import verdicts_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 CURRENT_TEST: list[pytest.Item | None] = [None]  # set for each test by tests/conftest.py
@@ -491,65 +492,97 @@ def match_record(
     return {"rules": rules, "players": players, "dealer": dealer, "rounds": rounds}
 
 
-def judged_round_by_round(rules: Any, players: int, dealer: int, rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The oracle of a match record's replay: each round replayed by replay_round and the match decided
-    after it by decide_match, one round after another, with the rotation of docs/rules.md §2.4 and §3.4
+# A round of a match record, as replayRound takes it (the rules, the players and the dealer added), to
+# replayRound's answer; and the scores so far with a round's points, to decideMatch's answer.
+RoundReplayer = Callable[[dict[str, Any]], dict[str, Any]]
+MatchDecider = Callable[[list[int], list[int]], dict[str, Any]]
+
+
+def round_by_round(record: Mapping[str, Any], replay: RoundReplayer, decide: MatchDecider) -> dict[str, Any]:
+    """The oracle of a match record's replay: each round replayed by ``replay`` and the match decided
+    after it by ``decide``, one round after another, with the rotation of docs/rules.md §2.4 and §3.4
     written out here (the dealer's right after a round, the same dealer after a void deal). Stops after
     the round with the first illegal move. The structural refusals (a round after the end of the match,
-    or after a round that stops early) are not its business. Returns the JSON replayMatch answers, but
-    for the moves' verdicts and the claims."""
-    the_rules = Rules.of(rules)
+    or after a round that stops early) are not its business. Returns replayMatch's answer but for its
+    claim over the whole match; ``core_replay`` and ``core_decide`` play the operations with the core."""
+    rules, players = record["rules"], record["players"]
+    scores = [0] * Rules.of(rules).profile.sides(players)
+    decision: dict[str, Any] | None = None
+    expected = record["dealer"]
     judged: list[dict[str, Any]] = []
-    scores: list[int] | None = None
-    last_decision: dict[str, Any] | None = None
-    expected = dealer
     stop = None
-    for index, record in enumerate(rounds):
-        given = record.get("dealer", expected)
-        replay = replay_round(
-            rules,
-            players,
-            given,
-            record["moves"],
-            deck=record.get("deck"),
-            seed=record.get("seed"),
-            cut=record.get("cut"),
-        )
-        void = replay.state.phase is Phase.REDEAL
-        scores = scores if scores is not None else [0] * the_rules.profile.sides(players)
-        breakdown = replay.breakdown
-        decision = None
-        if breakdown is not None:
-            decided = decide_match(the_rules, scores, [line.total for line in breakdown])
-            scores = list(decided.scores)
-            decision = last_decision = {"outcome": decided.outcome.value, "winner": decided.winner}
-        judged.append(
-            {
-                "index": index,
-                "dealer": {"expected": expected, "given": given, "valid": given == expected},
-                "void": void,
-                "valid": replay.valid and given == expected,
-                "complete": replay.state.phase in (Phase.OVER, Phase.REDEAL),
-                "first_illegal": replay.first_illegal,
-                "breakdown": None if breakdown is None else [line.to_json() for line in breakdown],
-                "scores": list(scores),
-                "decision": decision,
-            }
-        )
-        if replay.first_illegal is not None:
-            stop = {"round": index, "move": replay.first_illegal}
+    for index, given_round in enumerate(record["rounds"]):
+        given = given_round.get("dealer", expected)
+        replayed = replay({"rules": rules, "players": players, **given_round, "dealer": given})
+        void = replayed["state"]["phase"] == "redeal"
+        round_decision = None
+        if replayed["breakdown"] is not None:
+            decided = decide(scores, [line["total"] for line in replayed["breakdown"]])
+            scores = list(decided["scores"])
+            round_decision = decision = {"outcome": decided["outcome"], "winner": decided["winner"]}
+        entry = {
+            "index": index,
+            "dealer": {"expected": expected, "given": given, "valid": given == expected},
+            "void": void,
+            "valid": replayed["valid"] and given == expected,
+            "complete": replayed["complete"] or void,
+            "first_illegal": replayed["first_illegal"],
+            "moves": replayed["moves"],
+            "breakdown": replayed["breakdown"],
+        }
+        if "claim" in replayed:
+            entry["claim"] = replayed["claim"]
+        judged.append({**entry, "scores": scores, "decision": round_decision})
+        if replayed["first_illegal"] is not None:
+            stop = {"round": index, "move": replayed["first_illegal"]}
             break
         expected = given if void else (given + 1) % players
-    final = last_decision or {"outcome": "continue", "winner": None}
+    final = decision or {"outcome": "continue", "winner": None}
     return {
         "valid": all(r["valid"] for r in judged),
         "complete": final["outcome"] in ("won", "draw"),
         "rounds": judged,
         "first_illegal": stop,
-        "scores": judged[-1]["scores"] if judged else [],
-        "outcome": final["outcome"],
-        "winner": final["winner"],
+        "scores": scores,
+        **final,
     }
+
+
+def core_replay(body: Mapping[str, Any]) -> dict[str, Any]:
+    """replayRound's answer by the core's ``replay_round`` (a claim left out)."""
+    replay = replay_round(
+        body["rules"],
+        body["players"],
+        body["dealer"],
+        body["moves"],
+        deck=body.get("deck"),
+        seed=body.get("seed"),
+        cut=body.get("cut"),
+    )
+    breakdown = replay.breakdown
+    return {
+        "valid": replay.valid,
+        "complete": replay.complete,
+        "first_illegal": replay.first_illegal,
+        "moves": verdicts_to_json(replay.moves),
+        "state": replay.state.to_json(),
+        "breakdown": None if breakdown is None else [line.to_json() for line in breakdown],
+    }
+
+
+def core_decide(rules: Any) -> MatchDecider:
+    """decideMatch's answer under ``rules``, by the core's ``decide_match``."""
+
+    def decide(scores: list[int], points: list[int]) -> dict[str, Any]:
+        decided = decide_match(Rules.of(rules), scores, points)
+        return {"scores": list(decided.scores), "outcome": decided.outcome.value, "winner": decided.winner}
+
+    return decide
+
+
+def core_round_by_round(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``round_by_round`` with the core's replay and decision."""
+    return round_by_round(record, core_replay, core_decide(record["rules"]))
 
 
 # ---- a round's score, from docs/rules.md §7 alone (tests/api/test_rounds.py, tests/property/test_rounds.py) ----

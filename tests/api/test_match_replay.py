@@ -2,7 +2,8 @@
 
 The records are real matches, played with the rules core (tests/support.py ``match_record``). The
 expectations come from the service's own operations called round by round: replayRound for each round
-(as it was dealt) and decideMatch after it, with the rotation of docs/rules.md §2.4 written out here.
+(as it was dealt) and decideMatch after it, with the rotation of docs/rules.md §2.4 written out in
+tests/support.py (``round_by_round``, the oracle the core's tests share).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from service.ops.limits import MAX_BODY_BYTES
 
-from ..support import match_record, ok, problem, round_record
+from ..support import match_record, ok, problem, round_by_round, round_record
 
 PATH = "/v1/matches/replay"
 MAX_ROUNDS = 40  # docs/rules.md §10.23
@@ -43,50 +44,14 @@ def replay_match(client, record: dict[str, Any], **extra: Any):
     return client.post(PATH, data=data, content_type="application/json")
 
 
-def round_by_round(client, record: dict[str, Any]) -> dict[str, Any]:
-    """What replayRound and decideMatch say of the record, one round after another."""
-    rules, players = record["rules"], record["players"]
-    sides = 2 if players == 4 else players
-    scores, decision, expected, rounds, stop = [0] * sides, None, record["dealer"], [], None
-    for index, given_round in enumerate(record["rounds"]):
-        given = given_round.get("dealer", expected)
-        body = {"rules": rules, "players": players, **given_round, "dealer": given}
-        replayed = ok(client.post("/v1/rounds/replay", json=body))
-        void = replayed["state"]["phase"] == "redeal"
-        round_decision = None
-        if replayed["breakdown"] is not None:
-            points = [line["total"] for line in replayed["breakdown"]]
-            decided = ok(
-                client.post("/v1/match-decisions", json={"rules": rules, "scores": scores, "round_points": points})
-            )
-            scores = decided["scores"]
-            round_decision = decision = {"outcome": decided["outcome"], "winner": decided["winner"]}
-        judged = {
-            "index": index,
-            "dealer": {"expected": expected, "given": given, "valid": given == expected},
-            "void": void,
-            "valid": replayed["valid"] and given == expected,
-            "complete": replayed["complete"] or void,
-            "first_illegal": replayed["first_illegal"],
-            "moves": replayed["moves"],
-            "breakdown": replayed["breakdown"],
-        }
-        if "claim" in replayed:
-            judged["claim"] = replayed["claim"]
-        rounds.append({**judged, "scores": scores, "decision": round_decision})
-        if replayed["first_illegal"] is not None:
-            stop = {"round": index, "move": replayed["first_illegal"]}
-            break
-        expected = given if void else (given + 1) % players
-    final = decision or {"outcome": "continue", "winner": None}
-    return {
-        "valid": all(r["valid"] for r in rounds),
-        "complete": final["outcome"] in ("won", "draw"),
-        "rounds": rounds,
-        "first_illegal": stop,
-        "scores": scores,
-        **final,
-    }
+def over_http(client, record: dict[str, Any]) -> dict[str, Any]:
+    """What replayRound and decideMatch say of the record, one round after another (tests/support.py)."""
+
+    def decide(scores: list[int], points: list[int]) -> dict[str, Any]:
+        body = {"rules": record["rules"], "scores": scores, "round_points": points}
+        return ok(client.post("/v1/match-decisions", json=body))
+
+    return round_by_round(record, lambda body: ok(client.post("/v1/rounds/replay", json=body)), decide)
 
 
 def with_round_claims(client, record: dict[str, Any], wrong: int | None = None) -> dict[str, Any]:
@@ -108,7 +73,7 @@ def with_round_claims(client, record: dict[str, Any], wrong: int | None = None) 
 def test_a_whole_match_is_what_its_rounds_and_decisions_say(client, name):
     record = with_round_claims(client, record_of(name), wrong=1)
     body = ok(replay_match(client, record))
-    assert body == round_by_round(client, record)
+    assert body == over_http(client, record)
     assert body["valid"] is True and body["complete"] is True and body["first_illegal"] is None
     assert body["outcome"] in ("won", "draw")
     outcomes = [r["decision"]["outcome"] for r in body["rounds"] if r["decision"]]
@@ -146,7 +111,7 @@ def test_a_void_deal_is_dealt_again_by_the_same_dealer_and_scores_nothing(client
     rounds[3] = round_record("chkobba", 2, 0, "m-3", cut_move="table")  # dealt without its cut: the cut is a move
     record = {"rules": "chkobba", "players": 2, "dealer": 1, "rounds": rounds}
     body = ok(replay_match(client, record))
-    assert body == round_by_round(client, record)
+    assert body == over_http(client, record)
     assert [r["void"] for r in body["rounds"]] == [True, True, False, False]
     assert [r["dealer"]["expected"] for r in body["rounds"]] == [1, 1, 1, 0]
     assert [r["decision"] is None for r in body["rounds"]] == [True, True, False, False]
@@ -162,7 +127,7 @@ def test_a_wrong_dealer_is_reported_and_the_round_replayed_as_dealt(client):
     record["rounds"][1] = {**round_record("chkobba-crp", 3, wrong, "wrong-dealer"), "dealer": wrong}
     record["rounds"][2] = round_record("chkobba-crp", 3, (wrong + 1) % 3, "after")
     body = ok(replay_match(client, record))
-    assert body == round_by_round(client, record)
+    assert body == over_http(client, record)
     assert body["rounds"][1]["dealer"] == {"expected": expected, "given": wrong, "valid": False}
     assert body["rounds"][2]["dealer"] == {"expected": (wrong + 1) % 3, "given": (wrong + 1) % 3, "valid": True}
     assert [r["valid"] for r in body["rounds"]] == [True, False, True]
@@ -184,7 +149,7 @@ def test_an_illegal_move_in_a_late_round_stops_the_judging(client):
     before = _counter(client, "chkobba_illegal_moves_total", code="illegal-move")
     body = ok(replay_match(client, record, claimed={"outcome": "won", "winner": 0}))
     assert _counter(client, "chkobba_illegal_moves_total", code="illegal-move") == before + 1
-    assert body == {**round_by_round(client, record), "claim": body["claim"]}
+    assert body == {**over_http(client, record), "claim": body["claim"]}
     assert body["first_illegal"] == {"round": late, "move": at}
     assert len(body["rounds"]) == late + 1 and body["valid"] is False and body["complete"] is False
     illegal = body["rounds"][late]["moves"][at]
@@ -212,7 +177,7 @@ def test_a_record_that_stops_early_is_judged_as_far_as_it_goes(client):
         for s in (0, 1)
     ]
     body = ok(replay_match(client, record, claimed={"outcome": "won", "winner": 0}))
-    assert body == {**round_by_round(client, record), "claim": body["claim"]}
+    assert body == {**over_http(client, record), "claim": body["claim"]}
     last = body["rounds"][2]
     assert (last["complete"], last["breakdown"], last["decision"]) == (False, None, None)
     assert last["claim"] == {

@@ -1,6 +1,6 @@
 """Replaying a whole match record (service.rules.replay_match; docs/rules.md §2.4, §3.4, §8, §10.23).
 
-The oracle is tests/support.py's ``judged_round_by_round``: each round replayed by ``replay_round`` and the
+The oracle is tests/support.py's ``core_round_by_round``: each round replayed by ``replay_round`` and the
 match decided after it by ``decide_match``, one round after another, the rotation written out there. The
 records are real: rounds dealt from seeds and played with legal moves (``match_record``).
 """
@@ -29,8 +29,9 @@ from service.rules import (
     same_rules,
 )
 from service.rules.errors import NotInProfile
+from service.rules.replay import verdicts_to_json
 
-from ..support import ROOT, judged_round_by_round, match_record, round_record
+from ..support import ROOT, core_round_by_round, match_record, round_record
 
 # Every profile and player count, and scopa with a target (docs/rules.md §2.1, §8.3, §8.4); the prefix of
 # the seeds of a match whose decisions include a tiebreak (found by search), and its first dealer.
@@ -69,6 +70,7 @@ def as_oracle(result: Any) -> dict[str, Any]:
                 "valid": r.valid,
                 "complete": r.complete,
                 "first_illegal": r.replay.first_illegal,
+                "moves": verdicts_to_json(r.replay.moves),
                 "breakdown": None if r.replay.breakdown is None else [line.to_json() for line in r.replay.breakdown],
                 "scores": list(r.scores),
                 "decision": None
@@ -85,7 +87,7 @@ def as_oracle(result: Any) -> dict[str, Any]:
 
 
 def oracle(record: dict[str, Any]) -> dict[str, Any]:
-    return judged_round_by_round(record["rules"], record["players"], record["dealer"], record["rounds"])
+    return core_round_by_round(record)
 
 
 def illegal_at(record: dict[str, Any], index: int) -> tuple[dict[str, Any], int]:
@@ -459,7 +461,7 @@ def test_the_golden_vectors_agree_with_the_oracle(vector):
     """tests/vectors/match_records.json, which tests/unit/test_vectors.py runs through replay_match, against
     replay_round and decide_match round by round: the vectors say what the oracle says."""
     given, expect = vector["input"], vector["expect"]
-    found = judged_round_by_round(vector["rules"], given["players"], given["dealer"], given["rounds"])
+    found = core_round_by_round({"rules": vector["rules"], **given})
     assert {k: found[k] for k in expect if k not in ("rounds", "claim")} == {
         k: v for k, v in expect.items() if k not in ("rounds", "claim")
     }
