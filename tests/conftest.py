@@ -20,7 +20,7 @@ settings.register_profile(
     max_examples=60,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# make test-fast, the quick loop while working: the same examples' first third (make test runs them all).
+# make test-fast, the quick loop while working: a third as many examples (make test runs them all).
 settings.register_profile("quick", parent=settings.get_profile("default"), max_examples=20)
 # For a longer hunt by hand: CHKOBBA_HYPOTHESIS_PROFILE=thorough pytest tests/property
 settings.register_profile(
