@@ -22,6 +22,7 @@ from service.rules import (
     replay_round,
     seeded_deck,
 )
+from service.rules.scoring import CATEGORY_FIELDS
 
 Example = dict[str, Any]
 
@@ -77,8 +78,8 @@ def moves() -> dict[str, Example]:
 
 
 def _line(side: int, *points: int) -> dict[str, int]:
-    names = ("cards", "diamonds", "sevens", "seven_of_diamonds", "sweeps", "primiera", "total")
-    return {"side": side, **dict(zip(names, points, strict=True))}
+    """A line of a breakdown: the side, then the points of each category (the core's order) and the total."""
+    return {"side": side, **dict(zip(CATEGORY_FIELDS, points, strict=True))}
 
 
 def _counts(cards: int, diamonds: int, sevens: int, sixes: int, seven_of_diamonds: bool) -> dict[str, Any]:

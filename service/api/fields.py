@@ -95,7 +95,7 @@ class CardList(fields.Field):  # type: ignore[type-arg]
     """A list of distinct card codes, loaded as a tuple of ``Card``. One pass over the list rather
     than a field per card: card lists are on the hot path of nearly every request."""
 
-    def __init__(self, *, min_items: int = 0, max_items: int = 40, **kwargs: Any) -> None:
+    def __init__(self, *, min_items: int = 0, max_items: int = len(DECK), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.min_items, self.max_items = min_items, max_items
 

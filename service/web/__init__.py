@@ -32,7 +32,7 @@ from . import documents
 
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web", template_folder="pages")
 
-PAGES = Path(__file__).resolve().parent / "pages"
+PAGES_DIR = Path(__file__).resolve().parent / "pages"  # the HTML pages and templates (documents.PAGES: docs/ served)
 
 
 SWAGGER_UI_MISSING = "flask-swagger-ui is not installed: it ships the Swagger UI files that /docs serves"
@@ -180,7 +180,7 @@ def _document(name: str) -> Response:
 
 
 def _page(name: str) -> Response:
-    response = send_from_directory(PAGES, name, mimetype="text/html")
+    response = send_from_directory(PAGES_DIR, name, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     response.headers.pop("Content-Disposition", None)  # a page to show, not a file named referee.html
     return response
