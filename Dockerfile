@@ -29,8 +29,9 @@ RUN groupadd --system --gid 10001 chkobba \
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 COPY gunicorn.conf.py ./
-# The service's code, its contract (service/api/openapi.*) and its pages.
+# The service's code and its pages; its contract, which service/api links to as package data.
 COPY service ./service
+COPY openapi.yaml openapi.json ./
 # The documents the service renders as pages (/rules, /docs/seeded-shuffle): service/web/docs links to them.
 COPY docs/rules.md docs/seeded-shuffle.md ./docs/
 # Byte-compiled now, since the root file system is read-only at run time.

@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: what the service needs to run (make run), and that plus the development tools (make test).
+RUNTIME := $(VENV)/.installed-runtime
 INSTALLED := $(VENV)/.installed
 PORT ?= 8080
 TS_CLIENT := clients/typescript
@@ -10,16 +12,22 @@ TS_CLIENT := clients/typescript
 # service and rewrites the tests' asserts again (about 2 s of each `make test-fast`).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install install-runtime test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall whenever the project metadata or the pinned versions change.
-$(INSTALLED): pyproject.toml constraints.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+# Reinstall whenever the project metadata or the pinned versions change. make run installs only the
+# service's own dependencies; the tests, linters and generators come with make install (make test).
+$(RUNTIME): pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
 	touch $@
+
+$(INSTALLED): $(RUNTIME)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	touch $@
+
+install-runtime: $(RUNTIME)
 
 install: $(INSTALLED)
 
@@ -92,10 +100,10 @@ bench-worst: install
 bench-slow: install
 	$(BIN)/python -m bench.slow_clients
 
-run: install
+run: install-runtime
 	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"
 
-# Regenerate the committed contract (service/api/openapi.yaml and .json) from the schemas and the
+# Regenerate the committed contract (openapi.yaml and openapi.json at the root) from the schemas and the
 # operation registry, and the TypeScript client's types from the contract.
 openapi: install
 	$(BIN)/python -m service.contract

@@ -1,7 +1,8 @@
 """Writes the contract, ``openapi.yaml`` and ``openapi.json``, from the app's operations and schemas:
-``python -m service.contract [DIRECTORY]`` (``make openapi``), by default into ``service/api/``, where
-the app serves them from as package data (``service.api.operational.SPEC_PATH``). Written to files,
-not stdout: the examples run the app, which may log to stdout."""
+``python -m service.contract [DIRECTORY]`` (``make openapi``), by default into the repository's root,
+where clients, generators and linters look for it. ``service/api/openapi.yaml`` and ``openapi.json`` are
+links to those two files, so that the app serves them as package data (``service.api.operational.SPEC_PATH``)
+and a wheel holds them. Written to files, not stdout: the examples run the app, which may log to stdout."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from service.api import spec
-from service.api.operational import SPEC_PATH
 from service.api.receipts import EXAMPLE_SEED, Signer
 from service.app import create_app
 
-CONTRACT_DIR = SPEC_PATH.parent
+CONTRACT_DIR = Path(__file__).resolve().parents[1]
 
 
 def build() -> dict[str, Any]:

@@ -501,7 +501,7 @@ def test_the_key_set_is_served_cacheable_and_cross_origin_like_the_api() -> None
 def test_the_contracts_example_receipt_verifies_with_rfc_8037s_example_key() -> None:
     """openapi.yaml's decideMatch example "with-receipt" is signed with the example key: the same
     on every build of the contract, and a vector the TypeScript client checks too."""
-    document = json.loads((ROOT / "service" / "api" / "openapi.json").read_text(encoding="utf-8"))
+    document = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
     operation = document["paths"]["/v1/match-decisions"]["post"]
     request = operation["requestBody"]["content"]["application/json"]["examples"]["with-receipt"]["value"]
     answer = operation["responses"]["200"]["content"]["application/json"]["examples"]["with-receipt"]["value"]
@@ -541,7 +541,7 @@ def test_an_operation_without_receipts_refuses_the_field(client: FlaskClient, pa
 
 
 def test_every_operation_that_offers_a_receipt_documents_it_in_the_contract() -> None:
-    document = json.loads((ROOT / "service" / "api" / "openapi.json").read_text(encoding="utf-8"))
+    document = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
     components = document["components"]["schemas"]
     by_id = {op["operationId"]: op for path in document["paths"].values() for op in path.values() if "responses" in op}
     for operation in sorted(offering()):

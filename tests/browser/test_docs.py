@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from ..support import PHONE
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))
+CONTRACT = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 OPERATIONS = [
     (path, method, operation)
     for path, item in CONTRACT["paths"].items()

@@ -219,14 +219,14 @@ def test_swagger_ui_serves_only_what_the_docs_load(client: FlaskClient) -> None:
 
 
 def test_the_docs_show_the_committed_contract_sent_to_this_very_service(client: FlaskClient) -> None:
-    committed = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))
+    committed = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     shown = get(client, "/docs/openapi.json").get_json()
     assert shown["servers"] == [{"url": "/", "description": "This service"}]
     assert {k: v for k, v in shown.items() if k != "servers"} == {k: v for k, v in committed.items() if k != "servers"}
 
 
 def test_the_pages_are_not_api_operations(client: FlaskClient) -> None:
-    paths = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))["paths"]
+    paths = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["paths"]
     assert not [p for p in paths if p.startswith(("/docs", "/referee", "/web", "/rules"))]
 
 

@@ -9,10 +9,11 @@ import yaml
 from openapi_spec_validator import validate
 
 from service import contract
+from service.api import operational
 from service.api import spec as spec_module
 from service.app import create_app
 
-SPEC_PATH = Path(__file__).resolve().parents[2] / "service" / "api" / "openapi.yaml"
+SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 COMMITTED = SPEC_PATH.read_text(encoding="utf-8")
 DOCUMENT = yaml.safe_load(COMMITTED)
 CONTRACT_OPERATIONS = {
@@ -55,7 +56,14 @@ def test_every_contract_operation_has_its_id_method_and_path() -> None:
 def test_the_service_serves_the_committed_spec() -> None:
     response = create_app({"TESTING": True}).test_client().get("/openapi.yaml")
     assert response.status_code == 200 and response.mimetype == "application/yaml"
-    assert response.get_data(as_text=True) == COMMITTED
+    assert response.get_data() == SPEC_PATH.read_bytes()  # the root's file, byte for byte
+
+
+def test_the_package_data_is_the_root_contract_itself() -> None:
+    # service/api's openapi.yaml and openapi.json link to the root's: one contract, no copy to drift.
+    assert operational.SPEC_PATH.resolve() == SPEC_PATH.resolve()
+    assert operational.SPEC_PATH.with_suffix(".json").resolve() == SPEC_PATH.with_suffix(".json").resolve()
+    assert contract.CONTRACT_DIR == SPEC_PATH.parent  # make openapi writes the root's files
 
 
 def test_the_service_serves_the_same_spec_as_json() -> None:

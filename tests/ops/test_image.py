@@ -37,8 +37,11 @@ def _runtime_env() -> dict[str, str]:
 
 def test_the_build_context_is_the_service_and_nothing_else() -> None:
     sent = build_context()
-    contract = {"service/api/openapi.yaml", "service/api/openapi.json"}  # package data, served by the app
-    assert {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "service/app.py", *contract} <= set(sent)
+    # The contract at the root, and the links to it that make it package data, served by the app.
+    contract = {"service/api/openapi.yaml", "service/api/openapi.json"}
+    root_files = {"pyproject.toml", "constraints.txt", "gunicorn.conf.py", "openapi.yaml", "openapi.json"}
+    assert {*root_files, "service/app.py", *contract} <= set(sent)
+    assert {p for p in sent if "/" not in p} == root_files
     # The browser pages the service serves, and the links to the documents it renders (service/web/docs).
     web_assets = ("service/web/pages/", "service/web/static/", "service/web/docs/")
     served = [p for p in sent if p.startswith("service/")]

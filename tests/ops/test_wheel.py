@@ -82,9 +82,9 @@ def test_an_installed_wheel_is_ready_and_serves_its_contract_and_pages(tmp_path:
         status, _, body = server.get("/readyz")
         assert (status, body) == (200, b'{"status":"ready"}'), server.log()
         status, headers, body = server.get("/openapi.json")
-        assert status == 200 and body == (ROOT / "service" / "api" / "openapi.json").read_bytes()
+        assert status == 200 and body == (ROOT / "openapi.json").read_bytes()
         status, _, body = server.get("/openapi.yaml")
-        assert status == 200 and body == (ROOT / "service" / "api" / "openapi.yaml").read_bytes()
+        assert status == 200 and body == (ROOT / "openapi.yaml").read_bytes()
         pages = ("/docs", "/referee", "/rules", "/docs/seeded-shuffle", "/web/referee.js")
         for path in (*pages, "/docs/swagger-ui/swagger-ui-bundle.js"):
             assert server.get(path)[0] == 200, path

@@ -48,7 +48,7 @@ def test_the_codes_given_as_literals_are_in_the_table() -> None:
 
 
 def test_the_contract_lists_exactly_the_codes_of_the_table() -> None:
-    document = yaml.safe_load((ROOT / "service" / "api" / "openapi.yaml").read_text(encoding="utf-8"))
+    document = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     schemas = document["components"]["schemas"]
     assert schemas["Problem"]["properties"]["code"]["$ref"] == "#/components/schemas/ProblemCode"
     assert schemas["ProblemCode"]["enum"] == list(CODES)

@@ -76,7 +76,7 @@ export interface SpecOperation {
   hasBody: boolean;
 }
 
-export const SPEC_TEXT = readFileSync(join(REPO_ROOT, "service", "api", "openapi.yaml"), "utf8");
+export const SPEC_TEXT = readFileSync(join(REPO_ROOT, "openapi.yaml"), "utf8");
 export const SPEC = parse(SPEC_TEXT) as {
   paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses?: object; requestBody?: object }>>;
 };

@@ -36,7 +36,7 @@ operation("getMetrics", () => {
 operation("getOpenapi", () => {
   test("serves the committed openapi.yaml, from which this client is generated", async () => {
     const served = parse(await referee.client.getOpenapi());
-    const committed = parse(readFileSync(join(REPO_ROOT, "service", "api", "openapi.yaml"), "utf8"));
+    const committed = parse(readFileSync(join(REPO_ROOT, "openapi.yaml"), "utf8"));
     assert.equal(served.openapi, "3.1.0");
     assert.deepEqual(served, committed);
   });
@@ -45,10 +45,10 @@ operation("getOpenapi", () => {
 operation("getOpenapiJson", () => {
   test("serves the same document as JSON: the committed openapi.json, equal to openapi.yaml", async () => {
     const served = await referee.client.getOpenapiJson();
-    const committed = JSON.parse(readFileSync(join(REPO_ROOT, "service", "api", "openapi.json"), "utf8"));
+    const committed = JSON.parse(readFileSync(join(REPO_ROOT, "openapi.json"), "utf8"));
     assert.equal(served.openapi, "3.1.0");
     assert.deepEqual(served, committed);
-    assert.deepEqual(served, parse(readFileSync(join(REPO_ROOT, "service", "api", "openapi.yaml"), "utf8")));
+    assert.deepEqual(served, parse(readFileSync(join(REPO_ROOT, "openapi.yaml"), "utf8")));
     assert.ok(Object.keys(served.paths).includes("/openapi.json"), "the document lists this operation");
   });
 });
