@@ -37,6 +37,9 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     app.extensions["chkobba.sealer"] = Sealer.from_settings(chosen)
     app.extensions["chkobba.signer"] = Signer.from_settings(chosen)
     problems.register(app)
+    app.extensions["chkobba.problem_types"] = {
+        code: web.ProblemType(*page) for code, page in problems.problem_types().items()
+    }
     app.register_blueprint(adjudication.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(matches.bp)

@@ -13,6 +13,7 @@ from service.ops import metrics
 from service.ops.problems import HTTP_CODES, HTTP_FALLBACK, PROBLEM_MEDIA_TYPE, http_title, problem
 from service.rules import Captures, InvalidCard, MoveError, RulesError
 
+from .codes import CODES
 from .encoding import to_json
 from .fields import CodedMessage
 from .render import captures_json
@@ -40,6 +41,19 @@ TITLES = {
     "tampered-state": "The state token was altered, forged or sealed with an unknown key",
     "expired-state": "The state token has expired",
 }
+
+
+def problem_types() -> dict[str, tuple[str, str, str]]:
+    """What the page of each problem code says (service/web, /problems/<code>): its status, its title
+    and what a client should do, from the table of codes."""
+    return {
+        code: (
+            "any 4xx" if entry.status is None else str(entry.status),
+            TITLES.get(code) or http_title(entry.status or 400),
+            entry.advice,
+        )
+        for code, entry in CODES.items()
+    }
 
 
 class Problem(Exception):

@@ -801,7 +801,15 @@ class RulesetsResponse(Schema):
 
 
 class ProblemOut(Schema):
-    type = fields.String(required=True)
+    type = fields.String(
+        required=True,
+        metadata={
+            "format": "uri-reference",
+            "description": "`/problems/<code>`: the path of the page this service serves for the code (what it means, "
+            "what a client should do), relative to the service's own URL (RFC 9457 §3.1.1). Act on `code`.",
+            "example": "/problems/illegal-move",
+        },
+    )
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)

@@ -195,7 +195,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
         info={
             "description": DESCRIPTION,
             "license": {"name": "MIT", "identifier": "MIT"},
-            "contact": {"name": "The Chkobba referee team", "url": "https://chkobba-referee.dev"},
+            "contact": {"name": "The Chkobba referee team"},
         },
         # No authentication: the service sits behind the game server, which authenticates players
         # (README, "Integrating a game").

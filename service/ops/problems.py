@@ -10,7 +10,9 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from .limits import MAX_BODY_BYTES, MAX_REQUEST_LINE
 
-PROBLEM_TYPE = "https://chkobba-referee.dev/problems/"
+# A problem's type is the path of its code's page on this service (service/web: what the code means and
+# what a client should do), resolved against the request's URL as RFC 9457 §3.1.1 says.
+PROBLEM_TYPE = "/problems/"
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 

@@ -1,6 +1,7 @@
 """Pages for people: the interactive API documentation (/docs), the referee's console (/referee), and
 the documents of docs/ that a person needs beside them: the rules (/rules, docs/rules.md) and the
-seeded shuffle (/docs/seeded-shuffle, docs/seeded-shuffle.md).
+seeded shuffle (/docs/seeded-shuffle, docs/seeded-shuffle.md); and the page of each problem code
+(/problems/<code>), which every problem's ``type`` names.
 
 The first two are static pages whose scripts call the public API from the browser, exactly as any
 client does: nothing here decides a rule. The documents are rendered from their Markdown, with no
@@ -19,16 +20,27 @@ Without that package (a broken install) this module still imports and the API st
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_from_directory, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.exceptions import ServiceUnavailable
 
 from . import documents
+
+
+class ProblemType(NamedTuple):
+    """What a problem code's page says; the app gives the table (the API's codes, service/api/codes.py)
+    as ``app.extensions["chkobba.problem_types"]``."""
+
+    status: str  # "422", or "any 4xx"
+    title: str
+    advice: str
+
 
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/web", template_folder="pages")
 
@@ -138,6 +150,47 @@ def rules_file() -> Response:
 @bp.get("/docs/seeded-shuffle.md")
 def seeded_shuffle_file() -> Response:
     return redirect(url_for("web.seeded_shuffle"), code=301)  # type: ignore[return-value]
+
+
+@bp.get("/problems")
+def problem_types() -> Response:
+    return _problems(list(_problem_table()), one=False)
+
+
+@bp.get("/problems/<code>")
+def problem_type(code: str) -> Response:
+    """The page a problem's ``type`` names: what its code means and what a client should do."""
+    if code not in _problem_table():
+        abort(404)
+    return _problems([code], one=True)
+
+
+def _problem_table() -> dict[str, ProblemType]:
+    table: dict[str, ProblemType] = current_app.extensions["chkobba.problem_types"]
+    return table
+
+
+def _problems(codes: list[str], *, one: bool) -> Response:
+    table = _problem_table()
+    heading = f"Problem: {codes[0]}" if one else "Problem codes"
+    html = render_template(
+        "problem.html",
+        heading=heading,
+        root="../" if one else "",
+        links=[{"href": href, "text": text} for href, text in NAVIGATION],
+        problems=[
+            {"code": code, **table[code]._asdict(), "advice": _with_code_spans(table[code].advice)} for code in codes
+        ],
+        one=one,
+    )
+    response = Response(html, mimetype="text/html")
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def _with_code_spans(text: str) -> Markup:
+    """The advice's `code spans` (Markdown, as the docs show it) as <code>, every other character escaped."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
 
 
 # The pages' navigation: (href from the root, text).

@@ -459,6 +459,11 @@ export interface components {
             options: components["schemas"]["CaptureOption"][];
         };
         Problem: {
+            /**
+             * Format: uri-reference
+             * @description `/problems/<code>`: the path of the page this service serves for the code (what it means, what a client should do), relative to the service's own URL (RFC 9457 §3.1.1). Act on `code`.
+             * @example /problems/illegal-move
+             */
             type: string;
             title: string;
             status: number;
