@@ -209,4 +209,7 @@ def match_decisions() -> Response:
 def _tally(side: dict[str, Any]) -> Tally:
     if side.get("captured") is not None:
         return Tally.of_pile(side["captured"], side["sweeps"])  # cards the schema parsed, none twice
-    return Tally(**side["counts"], sweeps=side["sweeps"])
+    counts = side["counts"]
+    if "sevens" in counts:
+        return Tally(**counts, sweeps=side["sweeps"])
+    return Tally(**counts, sevens=0, sixes=0, sweeps=side["sweeps"], sevens_given=False)

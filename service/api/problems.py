@@ -74,7 +74,8 @@ def from_rules_error(exc: RulesError) -> Problem:
     extra: dict[str, Any] = {"errors": {place: [exc.message] for place in places}}
     if isinstance(exc, MoveError):
         options = exc.details.get("options")
-        extra["options"] = captures_json(options)["options"] if isinstance(options, Captures) else []
+        if isinstance(options, Captures):  # the played card's captures; a move of another kind has none
+            extra["options"] = captures_json(options)["options"]
         legal = exc.details.get("legal")
         if legal is not None:
             extra["legal"] = [captures_json(c) for c in legal]

@@ -185,12 +185,27 @@ class MoveRequest(Checked):
     last_play = Bool(load_default=False)
 
 
+SEVENS_COUNT = (
+    "Needed only where the profile scores the sevens (chkobba, the most sixes breaking a tie: getRuleset's "
+    "`categories`); elsewhere it may be left out, and is checked when given. Give both or neither."
+)
+
+
 class CountsInput(Checked):
     cards = Count(TOTALS["cards"], required=True)
     diamonds = Count(TOTALS["diamonds"], required=True)
-    sevens = Count(TOTALS["sevens"], required=True)
-    sixes = Count(TOTALS["sixes"], required=True)
+    sevens = Count(TOTALS["sevens"], metadata={"description": SEVENS_COUNT})
+    sixes = Count(TOTALS["sixes"], metadata={"description": SEVENS_COUNT})
     seven_of_diamonds = Bool(required=True)
+
+    checks = ("sevens_with_sixes",)
+    contract = {"dependentRequired": {"sevens": ["sixes"], "sixes": ["sevens"]}}
+
+    def sevens_with_sixes(self, data: dict[str, Any]) -> None:
+        if ("sevens" in data) != ("sixes" in data):
+            raise ValidationError(
+                "give sevens and sixes together, or neither", "sixes" if "sevens" in data else "sevens"
+            )
 
 
 class SideInput(OneOfFields):
@@ -824,7 +839,11 @@ class ProblemOut(Schema):
         metadata={"description": "Validation messages per field path (dot-separated)."},
     )
     options = fields.List(
-        fields.Nested(CaptureOptionOut), metadata={"description": f"Moves: the played card's options. {HUGE_CAPTURES}"}
+        fields.Nested(CaptureOptionOut),
+        metadata={
+            "description": "illegal-move and ambiguous-capture only: the played card's captures (empty when it can "
+            f"only be laid). {HUGE_CAPTURES}"
+        },
     )
     legal = fields.List(
         fields.Nested(CardMovesOut),

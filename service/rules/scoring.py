@@ -48,6 +48,10 @@ class Tally:
     seven_of_diamonds: bool
     sweeps: int
     pile: tuple[Card, ...] | None = None
+    # False for counts that leave out sevens and sixes, which only a profile scoring the sevens needs
+    # (chkobba): ``sevens`` and ``sixes`` then hold 0 and say nothing, and the checks find whether some
+    # sevens and sixes the sides could hold make the counts a round's.
+    sevens_given: bool = True
 
     @classmethod
     def of_pile(cls, pile: Sequence[Card], sweeps: int) -> Tally:
@@ -121,10 +125,24 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
     # A card in two piles first: naming it and both places says more than the totals it upsets.
     check_disjoint([(f"sides.{s}.captured", t.pile) for s, t in enumerate(tallies) if t.pile is not None])
     _check_seven_of_diamonds_once(tallies)
+    unknown = [s for s, t in enumerate(tallies) if not t.sevens_given]
+    if unknown and rules.scores("sevens"):
+        raise InvalidCounts(
+            f"{profile.id} scores the sevens, the most sixes breaking a tie (docs/rules.md §7.2): give side "
+            f"{unknown[0]}'s sevens and sixes",
+            field=f"sides.{unknown[0]}.counts.sevens",
+            category="sevens",
+        )
     for side, t in enumerate(tallies):
         if min(_counts(t)) < 0:
             name = next(name for name, count in zip(COUNT_FIELDS, _counts(t), strict=True) if count < 0)
             raise InvalidCounts(f"side {side}: {name} cannot be negative", field=f"sides.{side}.{name}")
+    # The totals next: a partial pile is short of the deck's cards before it is anything else.
+    sums = map(sum, zip(*map(_totalled, tallies), strict=True))  # per category of TOTALS, over the sides
+    for (name, total), got in zip(TOTALS.items(), sums, strict=True):
+        if got != total and not (unknown and name in ("sevens", "sixes")):
+            raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
+    for side, t in enumerate(tallies):
         if t.cards == 1:
             raise InvalidCounts(
                 f"side {side} captured 1 card: every capture takes the card played and at least one more "
@@ -138,16 +156,12 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
                 f"side {side}: {t.sweeps} sweeps need at least {2 * t.sweeps} captured cards, not {t.cards}",
                 field=f"sides.{side}.sweeps",
             )
-        if t.seven_of_diamonds and not (t.sevens and t.diamonds):
+        if t.seven_of_diamonds and not ((t.sevens or not t.sevens_given) and t.diamonds):
             raise InvalidCounts(
                 f"side {side} holds 7D, so it counts at least one seven and one diamond", field=f"sides.{side}"
             )
         if t.diamonds > t.cards or t.sevens + t.sixes > t.cards:
             raise InvalidCounts(f"side {side} counts more special cards than cards", field=f"sides.{side}")
-    sums = map(sum, zip(*map(_totalled, tallies), strict=True))  # per category of TOTALS, over the sides
-    for (name, total), got in zip(TOTALS.items(), sums, strict=True):
-        if got != total:
-            raise InvalidCounts(f"the sides' {name} add up to {got}, not {total}", field="sides", category=name)
     swept = tuple(t.sweeps for t in tallies)
     if any(swept) and not possible_in_a_round(swept):
         raise InvalidCounts(
@@ -167,7 +181,10 @@ def check_tallies(rules: Rules, tallies: Sequence[Tally]) -> None:
     holders = sum(t.seven_of_diamonds for t in tallies)
     if holders != 1:
         raise InvalidCounts(f"exactly one side holds 7D, not {holders}", field="sides", category="seven_of_diamonds")
-    _check_room(tallies)
+    if unknown:
+        _check_some_sevens_fit(tallies)
+    else:
+        _check_room(tallies)
     if rules.primiera and any(t.pile is None for t in tallies):
         raise InvalidCounts("primiera is scored from the captured cards: give every side's pile", field="sides")
 
@@ -187,7 +204,7 @@ def _check_one_capture_of_two(side: int, t: Tally) -> None:
     same = (
         len({c.rank for c in t.pile}) == 1
         if t.pile is not None
-        else (t.diamonds <= 1 and t.sevens in (0, 2) and t.sixes in (0, 2))
+        else (t.diamonds <= 1 and (not t.sevens_given or (t.sevens in (0, 2) and t.sixes in (0, 2))))
     )
     if not same:
         raise InvalidCounts(
@@ -210,6 +227,43 @@ def _check_room(tallies: Sequence[Tally]) -> None:
         "can hold (they overlap only in 7D and 6D)",
         field="sides",
     )
+
+
+def _check_some_sevens_fit(tallies: Sequence[Tally]) -> None:
+    """``_check_room`` for counts of which some leave out the sevens and sixes: whether some sevens and
+    sixes for those sides (4 of each in all) pass every check that the given ones would, 6D held by one
+    side. A walk over the sides, keeping the reachable (sevens, sixes, 6D placed) so far: 50 states."""
+    reachable = {(0, 0, False)}
+    for t in tallies:
+        pairs = (
+            [(t.sevens, t.sixes)]
+            if t.sevens_given
+            else [
+                (sevens, sixes)
+                for sevens in range(int(t.seven_of_diamonds), TOTALS["sevens"] + 1)
+                for sixes in range(TOTALS["sixes"] + 1)
+                if sevens + sixes <= t.cards and (t.cards != 2 or (sevens in (0, 2) and sixes in (0, 2)))
+            ]
+        )
+        options = []
+        for sevens, sixes in pairs:
+            room = t.diamonds + sevens + sixes - t.seven_of_diamonds  # cards they need, 7D counted once
+            if room <= t.cards:
+                options.append((sevens, sixes, False))
+            if sixes >= 1 and t.diamonds - t.seven_of_diamonds >= 1 and room - 1 <= t.cards:  # may hold 6D
+                options.append((sevens, sixes, True))
+        reachable = {
+            (sevens + s, sixes + x, placed or holds)
+            for sevens, sixes, placed in reachable
+            for s, x, holds in options
+            if not (placed and holds) and sevens + s <= TOTALS["sevens"] and sixes + x <= TOTALS["sixes"]
+        }
+    if (TOTALS["sevens"], TOTALS["sixes"], True) not in reachable:
+        raise InvalidCounts(
+            "the counts do not fit together: whatever sevens and sixes the sides that leave them out hold, some "
+            "side counts more diamonds, sevens and sixes than its cards can hold (they overlap only in 7D and 6D)",
+            field="sides",
+        )
 
 
 def score_round(rules: RulesLike, tallies: Sequence[Tally], last_capturer: int | None = None) -> tuple[SideScore, ...]:

@@ -244,6 +244,36 @@ def test_score_claim_with_only_a_wrong_total(client):
     assert body["discrepancies"] == [{"side": 0, "category": "total", "claimed": 6, "expected": 5}]
 
 
+def _without_sevens(side):
+    return {**side, "counts": {k: v for k, v in side["counts"].items() if k not in ("sevens", "sixes")}}
+
+
+@pytest.mark.parametrize("rules", ["scopa", "chkobba-crp"])
+def test_score_counts_need_no_sevens_where_the_profile_does_not_score_them(client, rules):
+    """docs/rules.md §10.7: a Scopa client gives what Scopa scores, no invented sevens and sixes."""
+    body = ok(scores(client, rules, [_without_sevens(side) for side in WORKED_SIDES]))
+    assert body["breakdown"] == [line(0, 1, 1, 0, 1, 1, 0), line(1, 0, 0, 0, 0, 0, 0)]
+    assert body["breakdown"] == ok(scores(client, rules, WORKED_SIDES))["breakdown"]
+
+
+def test_score_chkobba_counts_need_the_sevens_and_sixes(client):
+    refused = problem(scores(client, "chkobba", [WORKED_SIDES[0], _without_sevens(WORKED_SIDES[1])]), 422,
+                      "inconsistent-counts")  # fmt: skip
+    assert list(refused["errors"]) == ["sides.1.counts.sevens"]
+
+
+def test_score_counts_give_sevens_and_sixes_together(client):
+    side = {**WORKED_SIDES[1], "counts": {**_without_sevens(WORKED_SIDES[1])["counts"], "sevens": 2}}
+    refused = problem(scores(client, "scopa", [_without_sevens(WORKED_SIDES[0]), side]), 422, "validation-error")
+    assert list(refused["errors"]) == ["sides.1.counts.sixes"]
+
+
+def test_score_a_partial_pile_is_refused_for_its_total_first(client):
+    sides = [{"captured": ["2C", "5H"], "sweeps": 0}, {"captured": ["7D", "7S", "6D"], "sweeps": 0}]
+    refused = problem(scores(client, "chkobba", sides), 422, "inconsistent-counts")
+    assert refused["detail"] == "the sides' cards add up to 5, not 40"
+
+
 def test_score_from_piles(client):
     """Side 0: all ten diamonds plus 7H 7S (12 cards, 3 sevens with 7D), 2 sweeps; side 1 the other 28, 1 sweep."""
     pile0 = [c for c in CANONICAL if c.endswith("D")] + ["7H", "7S"]

@@ -808,7 +808,9 @@ def test_a_match_record_that_stops_early_cannot_judge_the_claim(open_page, servi
 
 def test_the_example_match_is_one_click_away(open_page, service) -> None:
     page = ready(open_page("/referee?lang=en"))
+    expect(page.locator("#scores-fieldset")).to_be_visible()  # a round's record may take the scores before it
     page.locator('[data-example="match"]').click()
+    expect(page.locator("#scores-fieldset")).to_be_hidden()  # a match starts at 0: nothing to give
     record = json.loads(page.locator("#record").input_value())
     assert record["rules"] == SCOPA_11 and len(record["rounds"]) == 3
     status, replay = service.call("POST", "/v1/matches/replay", record)
@@ -817,6 +819,8 @@ def test_the_example_match_is_one_click_away(open_page, service) -> None:
     expect(page.locator("section.match-round")).to_have_count(3)
     expect(page.locator("#match-claim")).to_have_class("claim match-claim ok")
     expect(page.locator("#match-result .final-scores")).to_have_text("Final scores: Side 0: 11, Side 1: 2")
+    page.locator('[data-example="complete"]').click()
+    expect(page.locator("#scores-fieldset")).to_be_visible()
 
 
 def test_a_card_not_held_is_told_as_played_not_as_a_capture_left_unsaid(open_page) -> None:

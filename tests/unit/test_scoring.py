@@ -423,3 +423,49 @@ def test_all_eighteen_sweeps_without_every_card_names_the_side_s_cards() -> None
     # With every card, the same 18 sweeps are a round: all the points are side 0's.
     full = score_round(CHKOBBA, [tally(40, 10, 4, 4, True, sweeps=18), tally(0, 0, 0, 0, False)])
     assert [s.total for s in full] == [22, 0]
+
+
+def without_sevens(cards: int, diamonds: int, seven_of_diamonds: bool, sweeps: int = 0) -> Tally:
+    return Tally(cards, diamonds, 0, 0, seven_of_diamonds, sweeps, sevens_given=False)
+
+
+@pytest.mark.parametrize("rules", [SCOPA, CRP])
+def test_counts_may_leave_out_the_sevens_where_the_profile_does_not_score_them(rules: Rules) -> None:
+    """docs/rules.md §10.7: only a profile that scores the sevens needs them."""
+    given = score_round(rules, [WORKED_A, WORKED_B])
+    left_out = score_round(rules, [without_sevens(22, 6, True, sweeps=1), without_sevens(18, 4, False)])
+    assert left_out == given
+    assert [s.total for s in left_out] == [4, 0]  # cards, diamonds, 7D, a sweep; no sevens point
+    mixed = score_round(rules, [without_sevens(22, 6, True, sweeps=1), WORKED_B])
+    assert mixed == given
+
+
+def test_chkobba_counts_need_the_sevens_and_sixes() -> None:
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [WORKED_A, without_sevens(18, 4, False)])
+    assert info.value.field == "sides.1.counts.sevens" and "chkobba scores the sevens" in info.value.message
+
+
+def test_counts_without_sevens_are_still_refused_when_no_sevens_make_them_possible() -> None:
+    # Side 1 says it holds all four sevens and sixes but not 7D, which side 0 holds: side 0's sevens,
+    # left out, would need to be at least one, and there is none left.
+    with pytest.raises(InvalidCounts) as info:
+        score_round(SCOPA, [without_sevens(20, 5, True), tally(20, 5, 4, 4, False)])
+    assert info.value.field == "sides" and "whatever sevens and sixes" in info.value.message
+    # Two cards are a pair, whatever the sevens: two diamonds cannot be one.
+    with pytest.raises(InvalidCounts) as info:
+        score_round(SCOPA, [without_sevens(2, 2, False), without_sevens(38, 8, True)])
+    assert info.value.field == "sides.0"
+    # Four diamonds that are not 7D, and room for nothing else, beside a side that can hold every six.
+    score_round(SCOPA, [without_sevens(4, 4, False), without_sevens(36, 6, True)])
+    # Four cards, four diamonds, and this side must hold a seven: it cannot fit beside them.
+    with pytest.raises(InvalidCounts):
+        score_round(SCOPA, [without_sevens(4, 4, False), tally(36, 6, 3, 4, True)])
+
+
+def test_a_partial_pile_is_refused_for_its_total_first() -> None:
+    """The most basic reason first: five cards are not a round's 40, before 2C 5H is not a pair (§10.18)."""
+    two, three = [Card.parse(c) for c in ("2C", "5H")], [Card.parse(c) for c in ("7D", "7S", "6D")]
+    with pytest.raises(InvalidCounts) as info:
+        score_round(CHKOBBA, [Tally.of_pile(two, 0), Tally.of_pile(three, 0)])
+    assert info.value.message == "the sides' cards add up to 5, not 40" and info.value.field == "sides"

@@ -474,7 +474,7 @@ export interface components {
             errors?: {
                 [key: string]: string[];
             };
-            /** @description Moves: the played card's options. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
+            /** @description illegal-move and ambiguous-capture only: the played card's captures (empty when it can only be laid). Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             options?: components["schemas"]["CaptureOption"][];
             /** @description Moves: what each hand card may do, every option. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
@@ -916,8 +916,10 @@ export interface components {
         CountsInput: {
             cards: number;
             diamonds: number;
-            sevens: number;
-            sixes: number;
+            /** @description Needed only where the profile scores the sevens (chkobba, the most sixes breaking a tie: getRuleset's `categories`); elsewhere it may be left out, and is checked when given. Give both or neither. */
+            sevens?: number;
+            /** @description Needed only where the profile scores the sevens (chkobba, the most sixes breaking a tie: getRuleset's `categories`); elsewhere it may be left out, and is checked when given. Give both or neither. */
+            sixes?: number;
             seven_of_diamonds: boolean;
         };
         SideInput: components["schemas"]["SideWithPile"] | components["schemas"]["SideWithCounts"];

@@ -346,13 +346,31 @@ async function loadFile(event) {
   const file = event.target.files?.[0];
   if (!file) return;
   $("record").value = await file.text();
-  clearReview();
+  recordChanged();
 }
 
 function loadExample(name) {
   $("record").value = recordText(EXAMPLES[name]);
-  clearReview();
+  recordChanged();
   $("record").focus();
+}
+
+// The scores before the round apply to a round's record only: a match record (it has `rounds`)
+// starts at 0, so the fields are not shown for one.
+function showScoresFor(text) {
+  let record = null;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    record = null; // not JSON yet: the fields stay as they are for a round's record
+  }
+  const isMatch = record !== null && typeof record === "object" && Array.isArray(record.rounds);
+  $("scores-fieldset").hidden = isMatch;
+}
+
+function recordChanged() {
+  showScoresFor($("record").value);
+  clearReview();
 }
 
 // Where the record stops being JSON, in the page's language (the browser's own message is English).
@@ -429,9 +447,7 @@ async function review(event) {
 // leaves out each round's final state, so the round with the first illegal move is asked of
 // replayRound too, as it was dealt: the position the move was made in explains the verdict.
 async function reviewMatch(body, notes) {
-  if ([...$("scores-fields").querySelectorAll("input")].some((i) => i.value.trim() !== "")) {
-    notes.push({ key: "scoresNotForMatch" });
-  }
+  showScoresFor($("record").value); // a record pasted without an input event (a script) hides them too
   const replay = await api("POST", "v1/matches/replay", body);
   const profileId = typeof body.rules === "string" ? body.rules : body.rules?.profile;
   const rs = replay.ok ? await ruleset(profileId) : null;
@@ -1353,7 +1369,7 @@ async function start() {
   }
   $("review-form").addEventListener("submit", review);
   // A new record, other rules or other scores: the verdict on screen was not given for them.
-  $("record").addEventListener("input", clearReview);
+  $("record").addEventListener("input", recordChanged);
   $("scores-fields").addEventListener("input", clearReview);
   $("options-fields").addEventListener("change", clearReview);
   $("profile").addEventListener("change", clearReview);
