@@ -32,8 +32,9 @@ COPY gunicorn.conf.py ./
 # The service's code and its pages; its contract, which service/api links to as package data.
 COPY service ./service
 COPY openapi.yaml openapi.json ./
-# The documents the service renders as pages (/rules, /docs/seeded-shuffle): service/web/docs links to them.
-COPY docs/rules.md docs/seeded-shuffle.md ./docs/
+# The documents the service renders as pages (/rules, /docs/seeded-shuffle, /docs/fair-deals): service/web/docs
+# links to them.
+COPY docs/rules.md docs/seeded-shuffle.md docs/fair-deals.md ./docs/
 # Byte-compiled now, since the root file system is read-only at run time.
 RUN /opt/venv/bin/python -m compileall -q /app/service
 

@@ -60,6 +60,25 @@ CODES: dict[str, Code] = {
     "wrong-phase": Code(
         422, "The round does not take this kind of move now (a cut in play, a play before the cut, any move once over)."
     ),
+    "clock-running": Code(
+        422,
+        "The seat's time has not run out: a timeout move is played only after its deadline. Wait for the `deadline` "
+        "the last answer gave; in a record, a move marked auto before it.",
+    ),
+    "turn-expired": Code(
+        422,
+        'The seat\'s deadline and grace are past: send `{"timeout": true, "seat"}`, which plays the default move '
+        "for it. In a record: a move made after its deadline and grace.",
+    ),
+    "not-the-default-move": Code(
+        422,
+        "In a record: a move marked as played on timeout that is not the default move there. The record was edited.",
+    ),
+    "bad-time": Code(
+        422,
+        "In a record: a move of a clocked round without at_ms, or made before the move before it. Check the record.",
+    ),
+    "wrong-seed-count": Code(422, "A committed deal takes one seed per seat: fair.seeds must have `players` seeds."),
     "tampered-state": Code(
         422,
         "The state token was altered, forged, or sealed with a key this deployment no "

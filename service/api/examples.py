@@ -159,6 +159,19 @@ def deal() -> dict[str, Example]:
             "summary": "Sealed: an opaque state_token and one view per seat, no state and no deck",
             "body": {"rules": "scopa", "players": 2, "dealer": 0, "seed": "sealed", "sealed": True},
         },
+        "sealed-with-a-clock": {
+            "summary": "Sealed, bound to a table's context, with a turn clock of 20 s: the cutter's deadline",
+            "body": {
+                "rules": "chkobba",
+                "players": 2,
+                "dealer": 0,
+                "seed": "clocked",
+                "sealed": True,
+                "viewer": 1,
+                "context": "table-17",
+                "clock": {"turn_seconds": 20},
+            },
+        },
         "seeded-with-cut": {
             "summary": "A chkobba deal from the portable seeded shuffle, the cutter keeping the drawn card",
             "body": {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "chkobba", "cut": "keep"},
@@ -369,3 +382,8 @@ def hints() -> dict[str, Example]:
             "body": {"state": deal_round("chkobba", 2, 0, seed="hints-1", cut="keep")[0].to_json(), "seat": 0},
         },
     }
+
+
+@cache
+def commit() -> dict[str, Example]:
+    return {"commit": {"summary": "A commitment to a server seed, before any card is chosen", "body": {}}}

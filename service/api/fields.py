@@ -7,13 +7,30 @@ the problem handler can read the stable code of a card or rules error out of the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import ValidationError, fields, missing, validate
 
-from service.rules import DECK, PROFILES, Card, Deck, InvalidInput, Move, Rules, RulesError, deck_of, parse_move
+from service.rules import (
+    DECK,
+    PROFILES,
+    Card,
+    Deck,
+    InvalidInput,
+    Move,
+    RecordMoves,
+    Rules,
+    RulesError,
+    deck_of,
+    parse_move,
+    parse_record_moves,
+)
 from service.rules.cards import card_by_code, distinct_cards
+from service.rules.numbers import whole_number
 from service.rules.shuffle import seed_text
+
+MAX_SEATS = max(n for profile in PROFILES.values() for n in profile.players)
 
 
 class CodedMessage(str):
@@ -163,13 +180,36 @@ class DeckField(CardList):
         return super()._serialize(value.cards if isinstance(value, Deck) else value, attr, obj, **kwargs)
 
 
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The timeout move of a clocked round, ``{"timeout": true, "seat"}``: play the default move for
+    ``seat``, whose time has run out (service/api/rounds.py). Not a move of the rules: the service
+    chooses the move it stands for."""
+
+    seat: int
+
+
+def _timeout(value: Any) -> Timeout:
+    if value.keys() != {"timeout", "seat"} or value["timeout"] is not True:
+        raise ValidationError('a timeout move is {"timeout": true, "seat": <the seat to move>}')
+    seat = whole_number(value["seat"])  # 2.0 is the whole number 2, as JSON Schema counts it
+    if seat is None or not 0 <= seat < MAX_SEATS:
+        raise ValidationError({"seat": [f"a seat from 0 to {MAX_SEATS - 1}"]})
+    return Timeout(seat)
+
+
 class MoveField(Referenced):
     """A move of a round, loaded by the core's own parser (``parse_move``), once: the view passes the
-    ``Move`` on as it is. Documented as ``MoveInput``, whose variants the contract names."""
+    ``Move`` on as it is; or a clocked round's ``Timeout``. Documented as ``MoveInput``, whose variants
+    the contract names."""
 
     openapi_ref = "MoveInput"
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Move:
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> Move | Timeout:
+        if isinstance(value, Mapping) and "timeout" in value:
+            return _timeout(value)
         try:
             return parse_move(value)
         except RulesError as exc:
@@ -182,26 +222,27 @@ class MoveField(Referenced):
         try:
             return parse_move(value)
         except RulesError:
-            return missing
+            return missing  # a timeout move too: _deserialize takes it
 
 
 class Moves(fields.Field):  # type: ignore[type-arg]
-    """A round record's moves, each loaded by the core's own parser (``parse_move``), once: the core
-    then plays them as they are. An error names the move at fault (``moves.3.card``) with the core's
-    code. Documented as a list of ``MoveInput``."""
+    """A round record's moves, each loaded by the core's own parser (``parse_record_moves``: a move and,
+    in a clocked round, its time), once, into ``RecordMoves``: the core then plays them as they are.
+    An error names the move at fault (``moves.3.card``) with the core's code. Documented as a list of
+    ``RecordMove``."""
 
     def __init__(self, *, max_items: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.max_items = max_items
         self.paths = tuple(f"moves.{i}" for i in range(max_items))
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Move]:
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> RecordMoves:
         if not isinstance(value, list):
             raise ValidationError("Not a valid list.")
         if len(value) > self.max_items:
             raise ValidationError(f"Longer than maximum length {self.max_items}.")
         try:
-            return [parse_move(move, field=path) for move, path in zip(value, self.paths, strict=False)]
+            return parse_record_moves(value)
         except RulesError as exc:
             raise coded_error(exc) from None
 
@@ -210,7 +251,7 @@ class Moves(fields.Field):  # type: ignore[type-arg]
         if type(value) is not list or len(value) > self.max_items:
             return missing
         try:
-            return [parse_move(move) for move in value]
+            return parse_record_moves(value)
         except RulesError:
             return missing
 

@@ -15,6 +15,7 @@ from .io import body
 from .operations import Operation, operation
 from .receipts import answer_with_receipt
 from .render import breakdown_json, verdicts_json
+from .rounds import default_move, fair_check
 
 bp = Blueprint("matches", __name__)
 
@@ -43,14 +44,21 @@ bp = Blueprint("matches", __name__)
 )
 def replay() -> Response:
     data = body("match_replay")
-    result = replay_match(data["rules"], data["players"], data["dealer"], data["rounds"], claimed=data.get("claimed"))
+    result = replay_match(
+        data["rules"],
+        data["players"],
+        data["dealer"],
+        data["rounds"],
+        claimed=data.get("claimed"),
+        default_move=default_move,
+    )
     stop = result.first_illegal
     if stop is not None:
         metrics.illegal_move(result.rounds[-1].replay.moves[-1].code or "illegal-move")
     out: dict[str, Any] = {
         "valid": result.valid,
         "complete": result.complete,
-        "rounds": [_round_json(r) for r in result.rounds],
+        "rounds": [_round_json(r, data["rounds"][r.index], data["players"]) for r in result.rounds],
         "first_illegal": None if stop is None else {"round": stop[0], "move": stop[1]},
         "scores": list(result.scores),
         "outcome": result.outcome.value,
@@ -65,7 +73,7 @@ def replay() -> Response:
     return answer_with_receipt(data, out)
 
 
-def _round_json(result: RoundResult) -> dict[str, Any]:
+def _round_json(result: RoundResult, record: dict[str, Any], players: int) -> dict[str, Any]:
     replay = result.replay
     decision = result.decision
     out: dict[str, Any] = {
@@ -75,11 +83,13 @@ def _round_json(result: RoundResult) -> dict[str, Any]:
         "valid": result.valid,
         "complete": result.complete,
         "first_illegal": replay.first_illegal,
-        "moves": verdicts_json(replay.moves),
+        "moves": verdicts_json(replay.moves, record["moves"]),
         "breakdown": breakdown_json(replay.breakdown),
     }
     if result.claim is not None:
         out["claim"] = result.claim.to_json()
+    if "fair" in record:
+        out.update(fair_check({**record, "players": players}, replay.deck).to_json())
     out["scores"] = list(result.scores)
     out["decision"] = None if decision is None else {"outcome": decision.outcome.value, "winner": decision.winner}
     return out

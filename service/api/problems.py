@@ -38,6 +38,11 @@ TITLES = {
     "card-not-held": "The card is not in the hand",
     "not-your-turn": "Not this seat's turn",
     "wrong-phase": "The round does not take this move now",
+    "clock-running": "The seat's time has not run out",
+    "turn-expired": "The seat's time has run out",
+    "not-the-default-move": "Not the default move of a seat whose time ran out",
+    "bad-time": "The move's time is missing or before the move before it",
+    "wrong-seed-count": "A committed deal takes one seed per seat",
     "tampered-state": "The state token was altered, forged or sealed with an unknown key",
     "expired-state": "The state token has expired",
 }
@@ -132,7 +137,7 @@ def from_http_exception(exc: HTTPException) -> Response:
 
 def from_token_error(exc: TokenError) -> Response:
     metrics.token_rejected(exc.reason)
-    return Problem(422, exc.code, exc.detail, errors={"state_token": [exc.detail]}).response()
+    return Problem(422, exc.code, exc.detail, errors={exc.field: [exc.detail]}).response()
 
 
 def register(app: Flask) -> None:

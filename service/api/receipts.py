@@ -136,7 +136,15 @@ class Signer:
 
     def sign(self, operation: str, sent_body: Any, answered: Mapping[str, Any]) -> str:
         """The receipt of ``answered``, the answer to ``sent_body`` (the request as sent, parsed)."""
-        signing_input = f"{self._header}.{b64url(payload(operation, sent_body, answered))}"
+        return self._signed(payload(operation, sent_body, answered))
+
+    def sign_document(self, document: Mapping[str, Any]) -> str:
+        """A detached JWS, as a receipt, over the canonical JSON of ``document`` itself: a sealed
+        round's ``record_receipt`` signs ``{"operation": "playRound", "record": <the record>}``."""
+        return self._signed(canonical(document))
+
+    def _signed(self, signed_payload: bytes) -> str:
+        signing_input = f"{self._header}.{b64url(signed_payload)}"
         return f"{self._header}..{b64url(self._key.sign(signing_input.encode('ascii')))}"
 
 

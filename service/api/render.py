@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from service.rules import CATEGORIES, Captures, MoveVerdict, Profile, SideScore
+from service.rules import AUTO_TIMEOUT, CATEGORIES, Captures, MoveVerdict, Profile, RecordMoves, SideScore
 from service.rules.replay import verdicts_to_json
 
 OPTION_TYPES = {bool: "boolean", int: "integer"}  # an option's type, as getRuleset names it
@@ -29,12 +29,21 @@ def breakdown_json(scores: Sequence[SideScore] | None) -> list[dict[str, int]] |
     return None if scores is None else [s.to_json() for s in scores]
 
 
-def verdicts_json(verdicts: Sequence[MoveVerdict]) -> list[dict[str, Any]]:
+def verdicts_json(verdicts: Sequence[MoveVerdict], moves: RecordMoves | None = None) -> list[dict[str, Any]]:
     """Every verdict of a replay; an illegal one (a replay stops at it: the last) also says what the
-    seat could have done."""
+    seat could have done. A move of the record (``moves``) with a time keeps it: ``at_ms``, and
+    ``auto`` for one played on timeout."""
     out = verdicts_to_json(verdicts)
     if verdicts and not verdicts[-1].legal:
         out[-1] = _refused_json(verdicts[-1])
+    stamps = None if moves is None else moves.stamps
+    if stamps is not None:
+        for data, stamp in zip(out, stamps, strict=False):
+            if stamp is not None:
+                if stamp.at_ms is not None:
+                    data["at_ms"] = stamp.at_ms
+                if stamp.auto:
+                    data["auto"] = AUTO_TIMEOUT
     return out
 
 

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
+import service.strategy as strategy
 from service.ops import metrics
 from service.rules import (
+    AUTO_TIMEOUT,
+    ClockRunning,
+    FairCheck,
+    Move,
+    MoveError,
+    NotYourTurn,
     Phase,
+    RecordMoves,
+    Replay,
     RoundState,
+    TurnClock,
+    TurnExpired,
     advance,
+    check_fair_deal,
     deal_round,
     replay_round,
     round_breakdown,
@@ -18,16 +30,20 @@ from service.rules import (
     spectator_json,
 )
 from service.rules.cards import codes
-from service.rules.errors import MoveError, check_seat
-from service.rules.seat_view import views_json
 
 from . import examples, schemas
+from .deals import committed_deck
+from .fields import Timeout
 from .io import answer, body
 from .operations import Operation, operation
-from .receipts import answer_with_receipt
-from .records import new_record, unpacked, with_move
+from .receipts import answer_with_receipt, signer
+from .records import new_record, with_move
 from .render import breakdown_json, verdicts_json
-from .sealing import Sealer
+from .sealed_rounds import Carried, RoundClock, current_sealer, now_seconds, open_token, rfc3339, sealed_answer
+
+# The default move of a seat whose time ran out, by the step budgets alone (never the time budget, a
+# safety net that depends on the machine): anyone replaying the record finds the same move.
+DEFAULT_MOVE_BUDGET = strategy.Budget(seconds=float("inf"))
 
 bp = Blueprint("rounds", __name__)
 _OVER = Phase.OVER  # an Enum class attribute costs a hook call on Python 3.11: read once
@@ -53,17 +69,23 @@ _ENDED = (Phase.OVER, Phase.REDEAL)  # a round ends played, or as a void deal: i
 )
 def deal() -> Response:
     data = body("deal")
-    state, deck = deal_round(
-        data["rules"],
-        data["players"],
-        data["dealer"],
-        deck=data.get("deck"),
-        seed=data.get("seed"),
-        cut=data.get("cut"),
+    fair = data.get("fair")
+    deck, reveal = (data.get("deck"), None) if fair is None else committed_deck(current_sealer(), fair, data["players"])
+    state, dealt = deal_round(
+        data["rules"], data["players"], data["dealer"], deck=deck, seed=data.get("seed"), cut=data.get("cut")
     )
-    if data["sealed"]:
-        return answer(_sealed(state, data.get("viewer"), new_record(deck, data.get("cut"))))
-    return answer({"state": state.to_json(), "deck": codes(deck)})
+    if not data["sealed"]:
+        return answer({"state": state.to_json(), "deck": codes(dealt)})
+    clock = data.get("clock")
+    carried = Carried.dealt(
+        new_record(dealt, data.get("cut")),
+        context=data.get("context"),
+        clock=None
+        if clock is None
+        else RoundClock(clock["turn_seconds"] * 1000, clock["grace_seconds"] * 1000, round(now_seconds() * 1000)),
+        fair=reveal,
+    )
+    return answer(_sealed(state, carried, data.get("viewer")))
 
 
 @operation(
@@ -88,9 +110,16 @@ def play_round() -> Response:
     sealed = "state_token" in data
     # Validated once: by the schema's StateField, or as the token is opened (play() would validate it
     # again). A token also carries the round's record.
-    state, record = _opened(data["state_token"]) if sealed else (data["state"], None)
-    move = data["move"]  # a Move, parsed by the schema's MoveField
+    state, carried = opened(data) if sealed else (data["state"], None)
+    move = data["move"]  # a Move (or a Timeout), parsed by the schema's MoveField
+    at_ms, auto = None, isinstance(move, Timeout)
     try:
+        if isinstance(move, Timeout):
+            check_timeout(state, carried, move.seat)
+        if carried is not None and carried.clock is not None:
+            at_ms = on_time(carried.clock, state, auto)
+        if isinstance(move, Timeout):  # the seat's time has run out: the service plays for it
+            move = default_move(state)
         after, event = advance(state, move)
     except MoveError as exc:
         metrics.illegal_move(exc.code)
@@ -100,11 +129,55 @@ def play_round() -> Response:
             exc.details.pop("legal", None)
         raise
     breakdown = breakdown_json(round_breakdown(after)) if after.phase is _OVER else None
-    if sealed:
-        carried = _sealed(after, data.get("viewer"), None if record is None else with_move(record, event))
+    if carried is not None:
+        record = None if carried.record is None else with_move(carried.record, event, at_ms, auto)
+        out = _sealed(after, carried.after_move(record, at_ms), data.get("viewer"))
     else:
-        carried = {"state": after.to_json()}
-    return answer({**carried, "event": event.to_json(), "breakdown": breakdown, "next_dealer": after.next_dealer})
+        out = {"state": after.to_json()}
+    played = event.to_json()
+    if auto:
+        played["auto"] = AUTO_TIMEOUT
+    if at_ms is not None:
+        played["at_ms"] = at_ms
+    return answer({**out, "event": played, "breakdown": breakdown, "next_dealer": after.next_dealer})
+
+
+def check_timeout(state: RoundState, carried: Carried | None, seat: int) -> None:
+    """A timeout move names the seat to move, in a clocked round."""
+    if carried is None or carried.clock is None:
+        raise ClockRunning("the round has no turn clock: no seat's time runs out", field="move.timeout")
+    if state.turn is not None and seat != state.turn:
+        raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s", field="move.seat", turn=state.turn)
+
+
+def default_move(state: RoundState) -> Move:
+    """The default move of the seat to move (docs/rules.md §10.25): the club level's top hint for it,
+    by the step budgets alone, so that anyone replaying the record recomputes it on any machine under
+    any load (the time budget, a safety net, could vary it)."""
+    best = strategy.suggest(state, limit=1, budget=DEFAULT_MOVE_BUDGET).moves[0].move
+    return best
+
+
+def on_time(clock: RoundClock, state: RoundState, auto: bool) -> int:
+    """When a move is made, in milliseconds since the deal; raises the clock's refusal: a timeout
+    before the deadline (``clock-running``), any other move after it and its grace (``turn-expired``)."""
+    now_ms = round(now_seconds() * 1000)
+    deadline = clock.deadline_ms
+    if state.phase not in (Phase.PLAY, Phase.CUT):
+        return clock.at_ms(now_ms)  # the round refuses the move itself (wrong-phase)
+    if auto and now_ms < deadline:
+        raise ClockRunning(
+            f"seat {state.turn}'s time runs out at {rfc3339(deadline)}, in {deadline - now_ms} ms: "
+            "a timeout move is played only after it",
+            field="move.timeout",
+        )
+    if not auto and now_ms > deadline + clock.grace_ms:
+        raise TurnExpired(
+            f"seat {state.turn}'s time ran out at {rfc3339(deadline)} ({now_ms - deadline} ms ago, more than the "
+            f"{clock.grace_ms} ms of grace): send the timeout move, which plays the default move for it",
+            field="move",
+        )
+    return clock.at_ms(now_ms)
 
 
 @operation(
@@ -136,37 +209,23 @@ def state_of(data: dict[str, Any]) -> RoundState:
     """The plain state of a request (its schema field built and validated it), or the one its token
     carries, validated as it is opened."""
     if "state_token" in data:
-        return _opened(data["state_token"])[0]
+        return opened(data)[0]
     state: RoundState = data["state"]
     return state
 
 
-def _opened(token: str) -> tuple[RoundState, dict[str, Any] | None]:
-    """The state a token carries, validated, and the round's record so far (none in a token sealed
-    before records were kept): ``{"deck", "cut", "moves"}``, which only the round's end reveals."""
-    payload = _sealer().open(token)
-    record = payload.pop("record", None)
-    return RoundState.from_json(payload), record if isinstance(record, dict) else None
+def opened(data: dict[str, Any]) -> tuple[RoundState, Carried]:
+    """The state the request's token carries, validated, and what it carries beside (the round's id,
+    place, clock and record so far), if the request's ``context`` is the round's."""
+    return open_token(current_sealer(), data["state_token"], data.get("context"))
 
 
-def _sealed(state: RoundState, viewer: int | None, record: dict[str, Any] | None) -> dict[str, Any]:
-    """A sealed answer: the token (the state and the record so far, encrypted) and the views; once the
-    round has ended (over, or a void deal), the record itself, which then hides nothing."""
-    if viewer is not None:
-        check_seat(viewer, state.players, field="viewer")
-    seats = range(state.players) if viewer is None else [viewer]
-    payload = state.to_json()
-    if record is not None:
-        payload["record"] = record
-    out: dict[str, Any] = {"state_token": _sealer().seal(payload), "views": views_json(state, seats)}
-    if record is not None and state.phase in _ENDED:
-        out["record"] = unpacked(state, record)
+def _sealed(state: RoundState, carried: Carried, viewer: int | None) -> dict[str, Any]:
+    """A sealed answer (``sealed_answer``); the one that ends the round carries its record, signed."""
+    out = sealed_answer(current_sealer(), state, carried, viewer, ended=state.phase in _ENDED)
+    if "record" in out:
+        out["record_receipt"] = signer().sign_document({"operation": "playRound", "record": out["record"]})
     return out
-
-
-def _sealer() -> Sealer:
-    sealer: Sealer = current_app.extensions["chkobba.sealer"]
-    return sealer
 
 
 @operation(
@@ -188,19 +247,19 @@ def _sealer() -> Sealer:
 )
 def replay() -> Response:
     data = body("replay")
-    result = replay_round(
-        data["rules"], data["players"], data["dealer"], data["moves"], deck=data["deck"], cut=data.get("cut")
-    )
+    result = replay_record(data)
     breakdown = result.breakdown
     out: dict[str, Any] = {
         "valid": result.valid,
         "complete": result.complete,
         "first_illegal": result.first_illegal,
-        "moves": verdicts_json(result.moves),
+        "moves": verdicts_json(result.moves, data["moves"]),
         "state": result.state.to_json(),
         "breakdown": breakdown_json(breakdown),
         "next_dealer": result.state.next_dealer,
     }
+    if "fair" in data:
+        out.update(fair_check(data, result.deck).to_json())
     refused = result.moves[-1].code if result.first_illegal is not None else None  # the replay stopped there
     if refused:
         metrics.illegal_move(refused)
@@ -209,3 +268,26 @@ def replay() -> Response:
         metrics.claim("replay", claim.valid)
         out["claim"] = claim.to_json()
     return answer_with_receipt(data, out)
+
+
+def replay_record(data: dict[str, Any]) -> Replay:
+    """replay_round of a loaded record (a replayRound body, a round of a match record): its moves,
+    their times against its clock, and any move played on timeout against the default move."""
+    moves: RecordMoves = data["moves"]
+    clock = data.get("clock")
+    return replay_round(
+        data["rules"],
+        data["players"],
+        data["dealer"],
+        moves.moves,
+        deck=data["deck"],
+        cut=data.get("cut"),
+        clock=None if clock is None else TurnClock.of_json(clock),
+        stamps=moves.stamps,
+        default_move=default_move,
+    )
+
+
+def fair_check(data: dict[str, Any], deck: Any) -> FairCheck:
+    fair = data["fair"]
+    return check_fair_deal(data["players"], fair["commitment"], fair["seeds"], fair["server_seed"], deck)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, missing, validate
 
 from service.rules import (
+    AUTO_TIMEOUT,
     CATEGORIES,
     DECK,
     MAX_ROUNDS,
@@ -28,6 +29,8 @@ from service.rules import (
 )
 from service.rules import validate as validate_state
 from service.rules.captures import HAND_SIZE
+from service.rules.clock import DEFAULT_GRACE_SECONDS, MAX_AT_MS, MAX_GRACE_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from service.rules.fair import MAX_SEAT_SEED_CHARS
 from service.rules.match import MAX_SCORE
 from service.rules.numbers import whole_number
 from service.rules.replay import CLAIM_VERDICTS, MAX_MOVES
@@ -50,6 +53,7 @@ from .fields import (
 )
 from .loading import Checked, Loader, Slow
 from .render import OPTION_TYPES, SCORED
+from .sealed_rounds import MAX_CONTEXT_CHARS
 from .sealing import MAX_TOKEN_CHARS
 
 MAX_HAND = HAND_SIZE
@@ -250,38 +254,141 @@ class MatchRequest(Checked):
 VIEWER = {"description": "Sealed answers only: give this seat's view alone, for a client that plays that seat."}
 
 
+class ClockInput(Checked):
+    turn_seconds = StrictInt(
+        required=True,
+        validate=validate.Range(min=MIN_TURN_SECONDS, max=MAX_TURN_SECONDS),
+        metadata={"description": "Seconds each seat has for its move, from the move before it (the deal, first)."},
+    )
+    grace_seconds = StrictInt(
+        load_default=DEFAULT_GRACE_SECONDS,
+        validate=validate.Range(min=0, max=MAX_GRACE_SECONDS),
+        metadata={
+            "description": "Seconds after the deadline in which the seat's move is still taken (a network's lag); "
+            f"{DEFAULT_GRACE_SECONDS} by default."
+        },
+    )
+
+
+class FairInput(Checked):
+    commit_token = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_TOKEN_CHARS),
+        metadata={"description": "commitDeal's `commit_token`, whose commitment the players were shown."},
+    )
+    seeds = BoundedList(
+        fields.String(validate=validate.Length(min=1, max=MAX_SEAT_SEED_CHARS)),
+        required=True,
+        validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
+        metadata={
+            "description": f"One seed per seat, seat 0 first, each 1 to {MAX_SEAT_SEED_CHARS} characters: as many as "
+            "`players` (else `wrong-seed-count`). Collect them so that no seat sees another's before it gives its "
+            "own (docs/fair-deals.md)."
+        },
+    )
+
+
+CONTEXT = (
+    f"A string of at most {MAX_CONTEXT_CHARS} characters (a table's id, say) that the token is bound to: every "
+    "later call with the token must send the same `context`, else it is refused as `tampered-state`."
+)
+
+
 class DealRequest(Checked):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True)
-    deck = DeckField(metadata={"description": "The deck after shuffling and cutting, top first."})
+    deck = DeckField(metadata={"description": "The deck after shuffling and cutting, top first. Not with `seed`."})
     seed = SeedField()
     cut = fields.String(validate=validate.OneOf(CUTS), metadata={"description": "chkobba only."})
     sealed = Bool(
         load_default=False,
         metadata={"description": "Answer with an opaque state_token and one view per seat instead of the state."},
     )
-    viewer = Seat(metadata=VIEWER)
+    viewer = Seat(metadata={"description": f"{VIEWER['description']} With `sealed: true` only."})
+    context = fields.String(
+        validate=validate.Length(min=1, max=MAX_CONTEXT_CHARS),
+        metadata={"description": f"With `sealed: true` only. {CONTEXT}"},
+    )
+    clock = fields.Nested(
+        ClockInput,
+        metadata={
+            "description": "With `sealed: true` only: a turn clock, carried in the token. Every answer then gives "
+            "the `deadline` of the seat to move; after it, playRound takes `{timeout: true, seat}`, which plays the "
+            "default move for that seat, and refuses any other move once the grace is over (`turn-expired`); every "
+            'move of the record carries `at_ms` (docs/integrator.md, "A turn clock").'
+        },
+    )
+    fair = fields.Nested(
+        FairInput,
+        metadata={
+            "description": "With `sealed: true` only, and neither `deck` nor `seed`: a committed deal. The deck is "
+            "the seeded shuffle of the seed text HMAC-SHA256(server seed of `commit_token`, the RFC 8785 JSON of "
+            "{commitment, seeds}), in lowercase hex; the answer that ends the round reveals the server seed in "
+            "`record.fair` (docs/fair-deals.md)."
+        },
+    )
 
     checks = ("deck_or_seed",)
     contract = {
-        "not": {"required": ["deck", "seed"]},
-        "dependentSchemas": {"viewer": {"properties": {"sealed": {"const": True}}, "required": ["sealed"]}},
+        "allOf": [{"not": {"required": pair}} for pair in (["deck", "seed"], ["fair", "deck"], ["fair", "seed"])],
+        "dependentSchemas": {
+            name: {"properties": {"sealed": {"const": True}}, "required": ["sealed"]}
+            for name in ("viewer", "context", "clock", "fair")
+        },
     }
 
     def deck_or_seed(self, data: dict[str, Any]) -> None:
         if data.get("deck") is not None and data.get("seed") is not None:
             raise ValidationError("give a deck or a seed, not both", "seed")
-        if "viewer" in data and not data["sealed"]:
-            raise ValidationError("viewer goes with sealed: true", "viewer")
+        for name in ("viewer", "context", "clock", "fair"):
+            if name in data and not data["sealed"]:
+                raise ValidationError(f"{name} goes with sealed: true", name)
+        if "fair" in data:
+            for given in ("deck", "seed"):
+                if data.get(given) is not None:
+                    raise ValidationError(f"a committed deal (fair) is dealt from its seeds: give no {given}", given)
 
 
 class MoveInput(OneOfFields):
-    variants = {"card": ("PlayMove", ("capture",)), "cut": ("CutMove", ())}
+    variants = {"card": ("PlayMove", ("capture",)), "cut": ("CutMove", ()), "timeout": ("TimeoutMove", ())}
+    variant_required: ClassVar[dict[str, tuple[str, ...]]] = {"TimeoutMove": ("seat",)}
+    card = CardField()
+    capture = Cards(max_items=MAX_CARDS - 1, allow_none=True)
+    cut = fields.String(validate=validate.OneOf(CUTS))
+    timeout = Bool(
+        validate=validate.Equal(True),
+        metadata={
+            "description": "`true`, with `seat`, the seat to move, in a clocked sealed round once its deadline has "
+            "passed: the service plays the default move for it (the top club-level hint), marked `auto: timeout`. "
+            "Before the deadline: `clock-running`."
+        },
+    )
+    seat = Seat(metadata={"description": "When given, must be the seat whose turn it is; the timeout move needs it."})
+
+
+class RecordMoveInput(OneOfFields):
+    """A move of a round record (documented only: the core parses records, service/api/fields.py
+    ``Moves``): a play or a cut, with its time in a clocked round. A record shows what was played,
+    on timeout or not: no timeout move."""
+
+    variants = {"card": ("RecordPlayMove", ("capture",)), "cut": ("RecordCutMove", ())}
     card = CardField()
     capture = Cards(max_items=MAX_CARDS - 1, allow_none=True)
     cut = fields.String(validate=validate.OneOf(CUTS))
     seat = Seat(metadata={"description": "When given, must be the seat whose turn it is."})
+    at_ms = StrictInt(
+        validate=validate.Range(min=0, max=MAX_AT_MS),
+        metadata={
+            "description": "When the move was made, in milliseconds since the deal: on every move of a clocked round."
+        },
+    )
+    auto = fields.String(
+        validate=validate.OneOf([AUTO_TIMEOUT]),
+        metadata={
+            "description": "`timeout`: the service played it for the seat whose time had run out (the default move)."
+        },
+    )
 
 
 class RoundStateSchema(Checked):
@@ -351,25 +458,76 @@ _STATE_LOADER = Loader(RoundStateSchema())
 TOKEN = {"description": "A sealed round state, as dealRound or playRound gave it with sealed: true."}
 
 
-class PlayRequest(OneOfFields):
-    variants = {"state": ("PlainPlayRequest", ()), "state_token": ("SealedPlayRequest", ("viewer",))}
+def TokenContext() -> fields.String:  # noqa: N802 - a field
+    """``context`` beside a ``state_token``: the one the round was dealt with."""
+    return fields.String(
+        validate=validate.Length(min=1, max=MAX_CONTEXT_CHARS),
+        metadata={
+            "description": "With `state_token`: the `context` the round was dealt with, if any (else `tampered-state`)."
+        },
+    )
+
+
+class WithToken(OneOfFields):
+    """A request that takes a plain ``state`` or a ``state_token``, and the token's ``context``."""
+
+    def context_with_token(self, data: dict[str, Any]) -> None:
+        if "context" in data and "state_token" not in data:
+            raise ValidationError("context goes with state_token", "context")
+
+
+class PlayRequest(WithToken):
+    variants = {"state": ("PlainPlayRequest", ()), "state_token": ("SealedPlayRequest", ("viewer", "context"))}
     state = StateField()
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     move = MoveField(required=True)
     viewer = Seat(metadata=VIEWER)
+    context = TokenContext()
 
-    checks = ("exactly_one", "viewer_with_token")
+    checks = ("exactly_one", "viewer_with_token", "context_with_token")
 
     def viewer_with_token(self, data: dict[str, Any]) -> None:
         if "viewer" in data and "state_token" not in data:
             raise ValidationError("viewer goes with state_token", "viewer")
 
 
-class ViewRequest(OneOfFields):
-    variants = {"state": ("PlainViewRequest", ()), "state_token": ("SealedViewRequest", ())}
+class ViewRequest(WithToken):
+    variants = {"state": ("PlainViewRequest", ()), "state_token": ("SealedViewRequest", ("context",))}
     state = StateField()
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
     seat = Seat(metadata={"description": "The seat whose view is asked for; leave it out for a spectator's view."})
+    context = TokenContext()
+
+    checks = ("exactly_one", "context_with_token")
+
+
+class RecordClock(Checked):
+    turn_seconds = StrictInt(required=True, validate=validate.Range(min=MIN_TURN_SECONDS, max=MAX_TURN_SECONDS))
+    grace_seconds = StrictInt(load_default=DEFAULT_GRACE_SECONDS, validate=validate.Range(min=0, max=MAX_GRACE_SECONDS))
+    dealt_at = fields.String(
+        validate=validate.Length(max=40),
+        metadata={"format": "date-time", "description": "When the round was dealt, by the service's clock (UTC)."},
+    )
+
+
+HEX_64 = r"^[0-9a-f]{64}$"
+
+
+class RecordFair(Checked):
+    commitment = fields.String(
+        required=True,
+        validate=validate.Regexp(HEX_64),
+        metadata={"description": "SHA-256 of the server seed, lowercase hex: commitDeal's `commitment`."},
+    )
+    seeds = BoundedList(
+        fields.String(validate=validate.Length(min=1, max=MAX_SEAT_SEED_CHARS)),
+        required=True,
+        validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
+        metadata={"description": "The seats' seeds, seat 0 first."},
+    )
+    server_seed = fields.String(
+        required=True, validate=validate.Regexp(HEX_64), metadata={"description": "The server seed, lowercase hex."}
+    )
 
 
 class RoundRecord(Checked):
@@ -390,6 +548,20 @@ class RoundRecord(Checked):
     cut = fields.String(validate=validate.OneOf(CUTS))
     moves = Moves(required=True, max_items=MAX_MOVES)
     claimed = BoundedList(fields.Nested(ScoreLine), validate=SIDES)
+    clock = fields.Nested(
+        RecordClock,
+        metadata={
+            "description": "A clocked round's clock, as its record gives it: every move then has `at_ms`, each is "
+            "judged against its deadline, and a move marked `auto` must be the default move (docs/rules.md §10.25)."
+        },
+    )
+    fair = fields.Nested(
+        RecordFair,
+        metadata={
+            "description": "A committed deal, server seed revealed: the answer adds `fair_deal`, whether the seed is "
+            "the one committed to and the deck the one it and the seeds give (docs/rules.md §10.26)."
+        },
+    )
 
 
 class ReplayRequest(RoundRecord):
@@ -524,10 +696,50 @@ RECORD = (
 )
 
 
-class DealResponse(Schema):
+SEALED_ONLY = ("views", "record", "round_id", "seq", "clock", "record_receipt")
+
+
+class ClockOut(Schema):
+    seat = fields.Integer(required=True, metadata={"description": "The seat to move, whose deadline this is."})
+    deadline = fields.String(
+        required=True,
+        metadata={
+            "format": "date-time",
+            "description": "When its time runs out: RFC 3339, UTC, with milliseconds (the service's clock). Its move "
+            "is still taken for `grace_seconds` after it; from it on, `{timeout: true, seat}` plays the default move.",
+            "example": "2026-12-02T07:40:05.123Z",
+        },
+    )
+
+
+ROUND_ID = {
+    "description": "Sealed: the round's id, drawn at the deal, the same for every token of the round (opaque). With "
+    "`seq`, what a game server compares to refuse a stale token (docs/integrator.md)."
+}
+SEQ = {"description": "Sealed: the moves made so far, the cut included: 0 after the deal, one more after each move."}
+RECORD_RECEIPT = {
+    "description": "With `record` only: a detached compact JWS, as a receipt, whose payload is the RFC 8785 canonical "
+    'JSON of `{"operation": "playRound", "record": <record>}`, signed with a key of `/.well-known/jwks.json`: the '
+    "record as the service made it, so that any edit shows (docs/referee.md)."
+}
+
+
+def _sealed_fields() -> dict[str, fields.Field]:  # type: ignore[type-arg]
+    """What every sealed answer carries beside its token (SEALED_ONLY)."""
+    return {
+        "round_id": fields.String(required=True, metadata=ROUND_ID),
+        "seq": fields.Integer(required=True, metadata=SEQ),
+        "clock": fields.Nested(
+            ClockOut, metadata={"description": "A clocked round's, while a seat is to move: that seat's deadline."}
+        ),
+        "record_receipt": fields.String(validate=validate.Regexp(RECEIPT_PATTERN), metadata=RECORD_RECEIPT),
+    }
+
+
+class DealResponse(Schema.from_dict(_sealed_fields())):  # type: ignore[misc]
     variants: ClassVar[Variants] = {
         "state": ("PlainDeal", ("deck",)),
-        "state_token": ("SealedDeal", ("views", "record")),
+        "state_token": ("SealedDeal", SEALED_ONLY),
     }
     state = fields.Nested(RoundStateSchema, required=True, metadata={"description": "Without sealed."})
     deck = fields.List(
@@ -565,12 +777,17 @@ class RoundEventOut(Schema):
         CardField(), required=True, metadata={"description": "End of round: the rest of the table."}
     )
     redeal = fields.Boolean(required=True)
+    at_ms = fields.Integer(metadata={"description": "A clocked round's: when the move was made, ms since the deal."})
+    auto = fields.String(
+        validate=validate.OneOf([AUTO_TIMEOUT]),
+        metadata={"description": "`timeout`: the default move, played for the seat whose time ran out."},
+    )
 
 
-class PlayResponse(Schema):
+class PlayResponse(Schema.from_dict(_sealed_fields())):  # type: ignore[misc]
     variants: ClassVar[Variants] = {
         "state": ("PlainPlayResponse", ()),
-        "state_token": ("SealedPlayResponse", ("views", "record")),
+        "state_token": ("SealedPlayResponse", SEALED_ONLY),
     }
     state = fields.Nested(
         RoundStateSchema, required=True, metadata={"description": "When the request gave a plain state."}
@@ -609,6 +826,8 @@ class MoveVerdictOut(Schema):
         fields.String(validate=validate.OneOf(CUTS)),
         metadata={"description": "When illegal in phase cut: keep, table."},
     )
+    at_ms = fields.Integer(metadata={"description": "The record's, when the move gives it."})
+    auto = fields.String(validate=validate.OneOf([AUTO_TIMEOUT]), metadata={"description": "The record's, if any."})
 
 
 def claim_verdict(name: str, meaning: str, discrepancy: type[Schema]) -> type[Schema]:
@@ -649,6 +868,14 @@ class ReplayResponse(Schema):
     breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
     next_dealer = fields.Integer(required=True, allow_none=True, metadata={"description": "As in playRound."})
     claim = fields.Nested(ClaimVerdict)
+    fair_deal = fields.String(
+        validate=validate.OneOf(["verified", "mismatch"]),
+        metadata={
+            "description": "With the record's `fair`: `verified` when SHA-256 of the server seed is the commitment and "
+            "the deck is the one the server seed and the seeds give; else `mismatch` (see `fair_deal_reason`)."
+        },
+    )
+    fair_deal_reason = fields.String(metadata={"description": "Why the committed deal does not check."})
     receipt = Receipt()
 
 
@@ -686,6 +913,14 @@ class MatchRoundOut(Schema):
     moves = fields.List(fields.Nested(MoveVerdictOut), required=True, metadata={"description": "As in replayRound."})
     breakdown = fields.List(fields.Nested(ScoreLine), required=True, allow_none=True)
     claim = fields.Nested(ClaimVerdict, metadata={"description": "With the round's `claimed`: as in replayRound."})
+    fair_deal = fields.String(
+        validate=validate.OneOf(["verified", "mismatch"]),
+        metadata={
+            "description": "With the record's `fair`: `verified` when SHA-256 of the server seed is the commitment and "
+            "the deck is the one the server seed and the seeds give; else `mismatch` (see `fair_deal_reason`)."
+        },
+    )
+    fair_deal_reason = fields.String(metadata={"description": "Why the committed deal does not check."})
     scores = fields.List(
         fields.Integer(),
         required=True,
@@ -884,10 +1119,11 @@ HINTS_LIMIT = 20  # every legal move of a real round (the most seen in the bench
 MAX_HINTS_LIMIT = 100
 
 
-class HintsRequest(OneOfFields):
-    variants = {"state": ("PlainHintsRequest", ()), "state_token": ("SealedHintsRequest", ())}
+class HintsRequest(WithToken):
+    variants = {"state": ("PlainHintsRequest", ()), "state_token": ("SealedHintsRequest", ("context",))}
     state = StateField()
     state_token = fields.String(validate=validate.Length(min=1, max=MAX_TOKEN_CHARS), metadata=TOKEN)
+    context = TokenContext()
     seat = Seat(metadata={"description": "When given, must be the seat to move."})
     limit = StrictInt(
         load_default=HINTS_LIMIT,
@@ -898,6 +1134,8 @@ class HintsRequest(OneOfFields):
             "accepts has is 168 (three kings on 12 table cards). `move_count` says how many there are."
         },
     )
+
+    checks = ("exactly_one", "context_with_token")
 
 
 class HintOut(Schema):
@@ -948,6 +1186,28 @@ class HintsResponse(Schema):
     )
 
 
+# ---- committed deals ------------------------------------------------------------------------------
+
+
+class CommitRequest(Checked):
+    """An empty object: the service draws the server seed itself."""
+
+
+class CommitResponse(Schema):
+    commitment = fields.String(
+        required=True,
+        validate=validate.Regexp(HEX_64),
+        metadata={"description": "SHA-256 of the secret server seed, lowercase hex: show it to every player first."},
+    )
+    commit_token = fields.String(
+        required=True,
+        metadata={
+            "description": "The server seed, sealed: give it to dealRound's `fair` with the seats' seeds. It opens "
+            "only with this deployment's state keys, and lives as long as a state token."
+        },
+    )
+
+
 # Every request schema, compiled once: loading is on the hot path of every request.
 REQUEST_SCHEMAS = {
     name: cls()
@@ -962,6 +1222,7 @@ REQUEST_SCHEMAS = {
         "hints": HintsRequest,
         "replay": ReplayRequest,
         "match_replay": MatchReplayRequest,
+        "commit": CommitRequest,
     }.items()
 }
 
@@ -969,6 +1230,7 @@ REQUEST_SCHEMAS = {
 WITH_VARIANTS = (
     SideInput,
     MoveInput,
+    RecordMoveInput,
     PlayRequest,
     ViewRequest,
     HintsRequest,

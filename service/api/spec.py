@@ -27,7 +27,7 @@ from .codes import CODES
 from .fields import CardList, Moves, Referenced
 from .loading import Checked
 from .operations import OPERATIONS, Operation
-from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, ProblemOut
+from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, ProblemOut, RecordMoveInput
 
 PACKAGE_VERSION = metadata.version("chkobba-referee")
 DESCRIPTION = """\
@@ -73,7 +73,7 @@ def _referenced(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]
             "uniqueItems": True,
         }
     if isinstance(field, Moves):
-        return {"items": {"$ref": "#/components/schemas/MoveInput"}, "maxItems": field.max_items}
+        return {"items": {"$ref": "#/components/schemas/RecordMoveInput"}, "maxItems": field.max_items}
     if not isinstance(field, Referenced):
         return {}
     ref = {"$ref": f"#/components/schemas/{field.openapi_ref}"}
@@ -173,12 +173,20 @@ def _run_examples(client: FlaskClient, op: Operation, examples: dict[str, Any]) 
 
 
 TOKEN_PLACEHOLDER = "(an opaque token of about a thousand characters; it differs on every call)"
+# What differs on every call (a fresh salt, a secret drawn at random, the time), shown as a placeholder.
+VOLATILE = {
+    "state_token": TOKEN_PLACEHOLDER,
+    "commit_token": "(an opaque token; it differs on every call)",
+    "round_id": "(22 characters drawn at the deal)",
+    "commitment": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",  # docs/fair-deals.md, vector 1
+    "deadline": "2026-12-02T07:40:05.123Z",
+}
 
 
 def _without_tokens(value: Any) -> Any:
-    """A sealed token differs on every call (fresh nonce and time), so examples show a placeholder."""
+    """What differs on every call (VOLATILE) as placeholders, so that the examples stay the same."""
     if isinstance(value, dict):
-        return {k: TOKEN_PLACEHOLDER if k == "state_token" else _without_tokens(v) for k, v in value.items()}
+        return {k: VOLATILE[k] if k in VOLATILE else _without_tokens(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_without_tokens(v) for v in value]
     return value
@@ -220,6 +228,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
     for name, schema in _components().items():
         spec.components.schema(name, schema)
     spec.components.schema("Problem", schema=ProblemOut)
+    spec.components.schema("RecordMoveInput", schema=RecordMoveInput)  # a record's moves (the Moves field)
 
     for op in sorted(OPERATIONS, key=lambda o: (o.path, o.method)):
         spec.path(path=op.path, operations={op.method: _operation(client, op)}, parameters=list(op.parameters))
@@ -376,10 +385,11 @@ def _variants(document: dict[str, Any]) -> None:
             others = set().union(*(fields_ for f, fields_ in own.items() if f != field))
             properties = {k: copy.deepcopy(v) for k, v in whole["properties"].items() if k not in others}
             required = [k for k in whole.get("required", []) if k in properties]
+            also = getattr(cls, "variant_required", {}).get(variant, ())  # what the variant needs beside its field
             schemas[variant] = {
                 **{k: v for k, v in whole.items() if k not in ("properties", "required")},
                 "properties": properties,
-                "required": sorted({*required, field}),
+                "required": sorted({*required, field, *also}),
             }
             refs.append({"$ref": f"#/components/schemas/{variant}"})
         schemas[name] = {"oneOf": refs}

@@ -33,6 +33,7 @@ LATENCY = Histogram(
 ILLEGAL_MOVES = Counter("chkobba_illegal_moves_total", "Moves judged illegal, by problem code", ["code"])
 TOKENS_REJECTED = Counter("chkobba_state_tokens_rejected_total", "Sealed state tokens refused, by reason", ["reason"])
 CLAIMS = Counter("chkobba_claims_total", "Claims judged, by kind and verdict", ["kind", "verdict"])
+STATES_SEALED = Counter("chkobba_state_tokens_sealed_total", "State tokens sealed, by the sealing key's id", ["key_id"])
 
 
 def illegal_move(code: str) -> None:
@@ -41,6 +42,10 @@ def illegal_move(code: str) -> None:
 
 def token_rejected(reason: str) -> None:
     TOKENS_REJECTED.labels(reason).inc()
+
+
+def state_sealed(key_id: str) -> None:
+    STATES_SEALED.labels(key_id).inc()
 
 
 def claim(kind: str, accepted: bool | None) -> None:

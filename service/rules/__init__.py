@@ -46,6 +46,12 @@ Replays
     ``replay_match(rules, players, dealer, rounds, claimed=None) -> MatchReplay``: a whole match
     record, round by round (``RoundResult``: the replay, the ``DealerCheck`` against the rotation, the
     scores and the decision after it), up to the first illegal move; ``MAX_ROUNDS``, ``same_rules``.
+The turn clock and committed deals
+    ``TurnClock`` (a clocked round's turn and grace), ``Stamp`` (when a record's move was made, and
+    whether it was played on timeout), ``time_problem``; ``replay_round(..., clock=, stamps=,
+    default_move=)`` judges a record's times (docs/rules.md §10.25). ``commitment_of(server_seed)``,
+    ``fair_seed_text`` and ``fair_deck`` derive a committed deal, ``check_fair_deal`` checks a
+    record's (docs/rules.md §10.26).
 Seat views
     ``seat_view(state, seat) -> SeatView``: what one seat may know (its own hand, everything played
     in the open, the sizes of what is hidden), with ``to_json()``. The move hints, built on that
@@ -57,6 +63,17 @@ Errors
 
 from .captures import HAND_SIZE, CaptureKind, Captures, captures_of, hand_captures, hand_captures_of, legal_captures
 from .cards import DECK, RANKS, SEVEN_OF_DIAMONDS, SUITS, Card, Deck, Rank, Suit, deck_of, parse_cards, parse_deck
+from .clock import (
+    AUTO_TIMEOUT,
+    BadTime,
+    ClockRunning,
+    NotTheDefaultMove,
+    Stamp,
+    TurnClock,
+    TurnExpired,
+    stamp_of,
+    time_problem,
+)
 from .errors import (
     AmbiguousCapture,
     BadState,
@@ -78,11 +95,22 @@ from .errors import (
     WrongPhase,
     check_seat,
 )
+from .fair import FairCheck, check_fair_deal, commitment_of, fair_deck
+from .fair import seed_text as fair_seed_text
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .match_record import MAX_ROUNDS, DealerCheck, MatchReplay, RoundResult, judge_result, replay_match, same_rules
 from .moves import PlayResult, apply_play, apply_play_of, table_after
 from .profiles import CATEGORIES, PROFILES, Profile, Rules, SumPolicy
-from .replay import CLAIM_VERDICTS, ClaimVerdict, MoveVerdict, Replay, record_json, replay_round
+from .replay import (
+    CLAIM_VERDICTS,
+    ClaimVerdict,
+    MoveVerdict,
+    RecordMoves,
+    Replay,
+    parse_record_moves,
+    record_json,
+    replay_round,
+)
 from .round import (
     Cut,
     CutMove,
@@ -132,4 +160,8 @@ __all__ = [
     "parse_cards", "parse_deck", "parse_move", "play", "primiera_total", "random_deck", "record_json", "refill_size",
     "replay_match", "replay_round", "round_breakdown", "same_rules", "score_round", "seeded_deck", "table_after",
     "tie_taker", "validate",
+    "AUTO_TIMEOUT", "BadTime", "ClockRunning", "NotTheDefaultMove", "Stamp", "TurnClock", "TurnExpired", "stamp_of",
+    "time_problem",
+    "RecordMoves", "parse_record_moves",
+    "FairCheck", "check_fair_deal", "commitment_of", "fair_deck", "fair_seed_text",
 ]  # fmt: skip

@@ -6,15 +6,17 @@ decision is worked out here: this module only strings those together, round afte
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .clock import TurnClock
 from .errors import InconsistentRecord, InvalidInput, InvalidScores, MatchAlreadyOver, RulesError
 from .match import Decision, DecisionDiscrepancy, Outcome, compare_decision, decide_match
 from .profiles import Rules, RulesLike
-from .replay import MAX_MOVES, UNJUDGED, ClaimVerdict, Replay, replay_round
-from .round import Move, parse_move
+from .replay import UNJUDGED, ClaimVerdict, RecordMoves, Replay, parse_record_moves, replay_round
+from .round import Move
+from .state import RoundState
 
 # The most rounds a record holds, void deals included (docs/rules.md §10.22, §10.23): a match to 21
 # takes seven to ten rounds, one to 31 rarely twenty. 64 four-player chkobba-crp rounds with every
@@ -25,7 +27,9 @@ MAX_ROUNDS: Final = 40
 # Enum members read once (an Enum class attribute read is a hook call on Python 3.11).
 _WON, _DRAW, _CONTINUE = Outcome.WON, Outcome.DRAW, Outcome.CONTINUE
 _FINAL = frozenset({_WON, _DRAW})  # a decision after which no round is played
-_ROUND_FIELDS: Final = frozenset({"rules", "players", "dealer", "deck", "seed", "cut", "moves", "claimed"})
+_ROUND_FIELDS: Final = frozenset(
+    {"rules", "players", "dealer", "deck", "seed", "cut", "moves", "claimed", "clock", "fair"}
+)
 _MATCH_FIELDS: Final = ("rules", "players")  # a round may repeat them, never change them
 
 
@@ -125,11 +129,14 @@ def replay_match(
     rounds: Sequence[Mapping[str, Any]],
     *,
     claimed: Mapping[str, Any] | None = None,
+    default_move: Callable[[RoundState], Move] | None = None,
 ) -> MatchReplay:
     """Judge a match record: ``rounds`` in order, each a round record as ``replay_round`` takes it
     (``deck`` or ``seed``, ``cut``, ``moves``), which may repeat the match's ``rules`` and ``players``,
     may name its ``dealer`` and may give a ``claimed`` breakdown; ``dealer`` deals the first round.
-    ``claimed`` is the claimed final result, ``{outcome, winner, scores?}`` (docs/rules.md §10.23)."""
+    ``claimed`` is the claimed final result, ``{outcome, winner, scores?}`` (docs/rules.md §10.23). A
+    clocked round's record gives its ``clock`` and its moves' times, judged as ``replay_round`` judges
+    them, with ``default_move``."""
     the_rules = Rules.of(rules)
     if not isinstance(rounds, Sequence) or isinstance(rounds, str | bytes):
         raise InvalidInput("rounds must be a list", field="rounds")
@@ -153,7 +160,9 @@ def replay_match(
                 f"round {i - 1} stops before its end, so no round can follow it", field=f"rounds.{i}"
             )
         given = record.get("dealer", expected)
-        replay = _replay(the_rules, players, given, record, moves[i], i, given_by_round="dealer" in record)
+        replay = _replay(
+            the_rules, players, given, record, moves[i], i, given_by_round="dealer" in record, default_move=default_move
+        )
         if scores is None:
             scores = (0,) * replay.state.sides
         breakdown = replay.breakdown
@@ -210,7 +219,7 @@ def judge_result(match: MatchReplay, claimed: Mapping[str, Any]) -> ClaimVerdict
     return ClaimVerdict.of(found)
 
 
-def _checked(rules: Rules, players: int, index: int, record: object) -> list[Move]:
+def _checked(rules: Rules, players: int, index: int, record: object) -> RecordMoves:
     """A round record's form, checked before any round is judged (a malformed record is an error
     wherever it is): an object of the round record's fields, the match's rules and players if it
     repeats them, and its moves, parsed."""
@@ -229,11 +238,9 @@ def _checked(rules: Rules, players: int, index: int, record: object) -> list[Mov
             f"the match is played by {players} players, not {record['players']}", field=f"{where}.players"
         )
     moves = record.get("moves")
-    if not isinstance(moves, Sequence) or isinstance(moves, str | bytes):
-        raise InvalidInput("moves must be a list", field=f"{where}.moves")
-    if len(moves) > MAX_MOVES:
-        raise InvalidInput(f"a round has at most {MAX_MOVES} moves", field=f"{where}.moves")
-    return [parse_move(move, field=f"{where}.moves.{j}") for j, move in enumerate(moves)]
+    if isinstance(moves, RecordMoves):  # parsed already, by an edge's schema field
+        return moves
+    return parse_record_moves(moves, field=f"{where}.moves")  # type: ignore[arg-type]  # it checks the type
 
 
 def _rules_of(spec: Any, where: str) -> Rules:
@@ -257,15 +264,25 @@ def _replay(
     players: int,
     dealer: int,
     record: Mapping[str, Any],
-    moves: list[Move],
+    moves: RecordMoves,
     index: int,
     *,
     given_by_round: bool,
+    default_move: Callable[[RoundState], Move] | None,
 ) -> Replay:
     """``replay_round`` on one round record; an error in it names its place in the match record."""
+    clock = record.get("clock")
     try:
         return replay_round(
-            rules, players, dealer, moves, deck=record.get("deck"), seed=record.get("seed"), cut=record.get("cut")
+            rules,
+            players,
+            dealer,
+            moves,
+            deck=record.get("deck"),
+            seed=record.get("seed"),
+            cut=record.get("cut"),
+            clock=None if clock is None else TurnClock.of_json(clock),
+            default_move=default_move,
         )
     except RulesError as exc:
         exc.field = _place(exc.field, index, given_by_round)

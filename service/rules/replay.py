@@ -4,13 +4,15 @@ breakdown gets a verdict too: right, wrong, or cannot-be-judged (docs/rules.md ย
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .cards import Deck
+from .clock import AUTO_TIMEOUT, MAX_AT_MS, NotTheDefaultMove, Stamp, TurnClock, time_problem
 from .errors import InvalidInput, MoveError, check_seat
+from .numbers import whole_number
 from .profiles import RulesLike
 from .round import (
     Cut,
@@ -202,23 +204,28 @@ def replay_round(
     rules: RulesLike,
     players: int,
     dealer: int,
-    moves: Sequence[Mapping[str, Any] | Move],
+    moves: Sequence[Mapping[str, Any] | Move] | RecordMoves,
     *,
     deck: Deck | Sequence[Any] | None = None,
     seed: object = None,
     cut: Cut | str | None = None,
+    clock: TurnClock | None = None,
+    stamps: Sequence[Stamp | None] | None = None,
+    default_move: Callable[[RoundState], Move] | None = None,
 ) -> Replay:
-    """Deal from ``deck`` (or ``seed``) and play ``moves`` in order until the first illegal one."""
+    """Deal from ``deck`` (or ``seed``) and play ``moves`` in order until the first illegal one.
+
+    With ``stamps`` (one per move: when it was made, whether it was played for the seat on timeout;
+    moves given as JSON carry theirs as ``at_ms`` and ``auto``) each move is also judged against the
+    round's turn ``clock`` (docs/rules.md ยง10.25), and a move played on timeout must be
+    ``default_move`` of the state it was played in (without ``default_move``, such a move is judged
+    on its time alone)."""
     if deck is None and seed is None:
         raise InvalidInput("a record gives the deck it was dealt from (or its seed)", field="deck")
-    if not isinstance(moves, Sequence) or isinstance(moves, str | bytes):
-        raise InvalidInput("moves must be a list", field="moves")
-    if len(moves) > MAX_MOVES:
-        raise InvalidInput(f"a round has at most {MAX_MOVES} moves", field="moves")
-    parsed = [
-        parse_move(m, field=_MOVE_FIELDS[i]) if type(m) is dict or not isinstance(m, _MOVES) else m
-        for i, m in enumerate(moves)
-    ]
+    recorded = moves if isinstance(moves, RecordMoves) else parse_record_moves(moves)
+    parsed = recorded.moves
+    if stamps is None:
+        stamps = recorded.stamps
     state, dealt_deck = deal_round(rules, players, dealer, deck=deck, seed=seed, cut=cut)
     seats = set(map(_SEAT, parsed))
     seats.discard(None)
@@ -228,9 +235,16 @@ def replay_round(
                 check_seat(move.seat, players, field=f"moves.{i}.seat")
     verdicts: list[MoveVerdict] = []
     in_play = RoundInPlay(state)
+    timed = stamps is not None or clock is not None
+    previous_ms = 0
     for index, move in enumerate(parsed):
         seat = in_play.turn if move.seat is None else move.seat
         try:
+            if timed:
+                stamp = stamps[index] if stamps is not None and index < len(stamps) else None
+                _check_time(in_play, move, clock, previous_ms, stamp, default_move)
+                if stamp is not None and stamp.at_ms is not None:
+                    previous_ms = stamp.at_ms
             event = in_play.move(move)
         except MoveError as exc:
             state = in_play.state()
@@ -239,3 +253,87 @@ def replay_round(
             return Replay(tuple(verdicts), state, dealt_deck)
         verdicts.append(new_tuple(MoveVerdict, (index, seat, move, True, None, None, event, ())))
     return Replay(tuple(verdicts), in_play.state(), dealt_deck)
+
+
+_STAMP_KEYS = frozenset({"at_ms", "auto"})
+
+
+class RecordMoves(NamedTuple):
+    """A record's moves, parsed, with when each was made: ``stamps`` is None when no move gives a time
+    (the common case: an unclocked round), else one ``Stamp`` or None per move."""
+
+    moves: tuple[Move, ...]
+    stamps: tuple[Stamp | None, ...] | None = None
+
+
+def parse_record_moves(moves: Sequence[Mapping[str, Any] | Move], *, field: str = "moves") -> RecordMoves:
+    """A record's moves from their JSON form, each as ``parse_move`` takes it plus, in a clocked
+    round, ``at_ms`` (a whole number of milliseconds since the deal) and ``auto`` (``"timeout"``)."""
+    if not isinstance(moves, Sequence) or isinstance(moves, str | bytes):
+        raise InvalidInput("moves must be a list", field=field)
+    if len(moves) > MAX_MOVES:
+        raise InvalidInput(f"a round has at most {MAX_MOVES} moves", field=field)
+    paths = _MOVE_FIELDS if field == "moves" else tuple(f"{field}.{i}" for i in range(len(moves)))
+    parsed: list[Move] = []
+    stamps: list[Stamp | None] | None = None
+    for i, move in enumerate(moves):
+        if type(move) is dict and ("at_ms" in move or "auto" in move):
+            stamp = _stamp(move, paths[i])
+            if stamps is None:
+                stamps = [None] * i
+            stamps.append(stamp)
+            move = {k: v for k, v in move.items() if k not in _STAMP_KEYS}
+        elif stamps is not None:
+            stamps.append(None)
+        parsed.append(parse_move(move, field=paths[i]) if type(move) is dict or not isinstance(move, _MOVES) else move)
+    return RecordMoves(tuple(parsed), None if stamps is None else tuple(stamps))
+
+
+def _stamp(move: Mapping[str, Any], where: str) -> Stamp | None:
+    at_ms, auto = move.get("at_ms"), move.get("auto")
+    if at_ms is not None:
+        at_ms = whole_number(at_ms)  # 2.0 is the whole number 2, as JSON Schema counts it
+        if at_ms is None or not 0 <= at_ms <= MAX_AT_MS:
+            raise InvalidInput(f"at_ms is a whole number of milliseconds from 0 to {MAX_AT_MS}", field=f"{where}.at_ms")
+    if auto is not None and auto != AUTO_TIMEOUT:
+        raise InvalidInput(f'auto is "{AUTO_TIMEOUT}", or absent', field=f"{where}.auto")
+    return Stamp(at_ms, auto == AUTO_TIMEOUT)
+
+
+def _check_time(
+    in_play: RoundInPlay,
+    move: Move,
+    clock: TurnClock | None,
+    previous_ms: int,
+    stamp: Stamp | None,
+    default_move: Callable[[RoundState], Move] | None,
+) -> None:
+    """Raise the ``MoveError`` of a move that breaks the clock: its time, then, for a move played on
+    timeout, whether it is the default move of its position."""
+    problem = time_problem(clock, previous_ms, stamp)
+    if problem is not None:
+        raise problem
+    if stamp is not None and stamp.auto and default_move is not None and in_play.phase in (Phase.PLAY, Phase.CUT):
+        expected = default_move(in_play.state())
+        if not same_move(move, expected):
+            raise NotTheDefaultMove(
+                f"marked as played on timeout, but the default move there is {describe_move(expected)}, "
+                f"not {describe_move(move)}"
+            )
+
+
+def same_move(move: Move, other: Move) -> bool:
+    """The same play or cut, whoever is named as its seat; a capture compared as a set."""
+    if isinstance(move, CutMove) or isinstance(other, CutMove):
+        return isinstance(move, CutMove) and isinstance(other, CutMove) and move.cut is other.cut
+    if move.card is not other.card:
+        return False
+    return move.capture is None or other.capture is None or set(move.capture) == set(other.capture)
+
+
+def describe_move(move: Move) -> str:
+    if isinstance(move, CutMove):
+        return f"the cut {move.cut.value}"
+    if not move.capture:
+        return f"{move.card.code} laid" if move.capture is not None else move.card.code
+    return f"{move.card.code} taking {' '.join(c.code for c in move.capture)}"

@@ -141,6 +141,11 @@ def seeded_shuffle() -> Response:
     return _document("seeded-shuffle")
 
 
+@bp.get("/docs/fair-deals")
+def fair_deals() -> Response:
+    return _document("fair-deals")
+
+
 # The documents' paths in the repository, as a relative link or a reader may give them: to their pages.
 @bp.get("/docs/rules.md")
 def rules_file() -> Response:
@@ -150,6 +155,11 @@ def rules_file() -> Response:
 @bp.get("/docs/seeded-shuffle.md")
 def seeded_shuffle_file() -> Response:
     return redirect(url_for("web.seeded_shuffle"), code=301)  # type: ignore[return-value]
+
+
+@bp.get("/docs/fair-deals.md")
+def fair_deals_file() -> Response:
+    return redirect(url_for("web.fair_deals"), code=301)  # type: ignore[return-value]
 
 
 @bp.get("/problems")
@@ -199,6 +209,7 @@ NAVIGATION = (
     ("docs", "API documentation"),
     ("rules", "Rules"),
     ("docs/seeded-shuffle", "Seeded shuffle"),
+    ("docs/fair-deals", "Committed deals"),
 )
 
 

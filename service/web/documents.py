@@ -1,8 +1,9 @@
-"""The repository's documents as pages: docs/rules.md at /rules, docs/seeded-shuffle.md at /docs/seeded-shuffle.
+"""The repository's documents as pages: docs/rules.md at /rules, docs/seeded-shuffle.md at /docs/seeded-shuffle,
+docs/fair-deals.md at /docs/fair-deals.
 
 The Markdown files are the only text: each page is rendered from its file (markdown-it-py, CommonMark with
 tables, raw HTML off) the first time it is asked for, and kept. The files are read from service/web/docs,
-whose two entries are links to docs/rules.md and docs/seeded-shuffle.md: one text in the repository, and
+whose entries are links to docs/rules.md, docs/seeded-shuffle.md and docs/fair-deals.md: one text in the repository, and
 package data that a wheel holds as files (tests/ops/test_wheel.py), as the contract is.
 
 What the rendering adds to the Markdown:
@@ -47,9 +48,15 @@ class Page:
 PAGES = {
     "rules": Page("rules.md", "/rules", "Rules"),
     "seeded-shuffle": Page("seeded-shuffle.md", "/docs/seeded-shuffle", "Seeded shuffle"),
+    "fair-deals": Page("fair-deals.md", "/docs/fair-deals", "Committed deals"),
 }
 # A link in a document to another document of docs/, and where it goes on the service (from the root).
-LINKED = {"rules.md": "rules", "seeded-shuffle.md": "docs/seeded-shuffle", "rulings.md": "rules#10-rulings"}
+LINKED = {
+    "rules.md": "rules",
+    "seeded-shuffle.md": "docs/seeded-shuffle",
+    "fair-deals.md": "docs/fair-deals",
+    "rulings.md": "rules#10-rulings",
+}
 
 
 @dataclass(frozen=True)

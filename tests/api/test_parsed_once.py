@@ -14,7 +14,7 @@ import pytest
 
 from service.api.io import LOADERS
 from service.api.schemas import REQUEST_SCHEMAS
-from service.rules import CutMove, PlayMove, RoundState, deal_round, parse_move
+from service.rules import CutMove, PlayMove, RecordMoves, RoundState, Stamp, deal_round, parse_move
 from service.rules import cards as core_cards
 
 from ..support import CANONICAL, deck_starting, ok, problem
@@ -93,16 +93,19 @@ def test_the_cards_of_a_plain_state_are_parsed_once(client, parsed):
 
 @pytest.mark.parametrize("schema", ["replay", "match_replay"])
 def test_a_record_s_moves_are_loaded_as_moves_by_the_schema_on_either_road(schema):
-    """The schema field parses a record's moves with the core's parse_move, on the short road and on
-    marshmallow's (taken when anything else in the body is in doubt), so the core plays them as they are."""
+    """The schema field parses a record's moves with the core's parse_record_moves (parse_move, and each
+    move's time), on the short road and on marshmallow's (taken when anything else in the body is in
+    doubt), so the core plays them as they are."""
     moves = [{"card": "JS"}, {"card": "QH", "capture": ["2D", "6S"], "seat": 1}, {"cut": "keep"}]
-    record = {"deck": CANONICAL, "moves": moves}
-    body = {"rules": "scopa", "players": 2, "dealer": 0}
-    body |= record if schema == "replay" else {"rounds": [record]}
-    for loaded in (LOADERS[schema].load(body), REQUEST_SCHEMAS[schema].load(body)):
-        found = loaded["moves"] if schema == "replay" else loaded["rounds"][0]["moves"]
-        assert found == [parse_move(move) for move in moves]
-        assert [type(move) for move in found] == [PlayMove, PlayMove, CutMove]
+    timed = [{**moves[0], "at_ms": 5}, moves[1], {**moves[2], "at_ms": 9, "auto": "timeout"}]
+    for given, stamps in ((moves, None), (timed, (Stamp(5), None, Stamp(9, True)))):
+        record = {"deck": CANONICAL, "moves": given}
+        body = {"rules": "scopa", "players": 2, "dealer": 0}
+        body |= record if schema == "replay" else {"rounds": [record]}
+        for loaded in (LOADERS[schema].load(body), REQUEST_SCHEMAS[schema].load(body)):
+            found = loaded["moves"] if schema == "replay" else loaded["rounds"][0]["moves"]
+            assert found == RecordMoves(tuple(parse_move(move) for move in moves), stamps)
+            assert [type(move) for move in found.moves] == [PlayMove, PlayMove, CutMove]
 
 
 @pytest.mark.parametrize("schema", ["play", "view", "hints"])

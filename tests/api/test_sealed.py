@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from service.api import rounds, sealing
+from service.api import rounds
 from service.api.sealing import Sealer, new_key
 from service.app import create_app
 from service.rules import RoundState
@@ -61,10 +61,10 @@ VIEW_KEYS = {
     "last_capturer",
 }
 PUBLIC_KEYS = ("rules", "players", "dealer", "phase", "turn", "table", "piles", "sweeps", "last_capturer")
-DEAL_KEYS = {"state_token", "views"}
-PLAY_KEYS = {"state_token", "views", "event", "breakdown", "next_dealer"}
+DEAL_KEYS = {"state_token", "round_id", "seq", "views"}
+PLAY_KEYS = {"state_token", "round_id", "seq", "views", "event", "breakdown", "next_dealer"}
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-HEADER_BYTES, NONCE_END = 17, 29  # version (1) | key id (8) | issued at (8) | nonce (12) | ciphertext+tag
+HEADER_BYTES, SALT_END = 17, 41  # version (1) | key id (8) | issued at (8) | salt (24) | ciphertext+tag
 METRIC = "chkobba_state_tokens_rejected_total"
 
 
@@ -143,7 +143,7 @@ def check_token(token: str, state: dict[str, Any], sealer: Sealer, *, search_eve
     assert isinstance(token, str) and 0 < len(token) <= 8192  # playRound takes tokens up to 8192 characters
     assert set(token) <= set(ALPHABET)
     raw = b64url_decode(token)
-    assert raw[0] == 1 and raw[1:9] == hashlib.sha256(sealer.keys[0]).digest()[:8]
+    assert raw[0] == 2 and raw[1:9] == hashlib.sha256(sealer.keys[0]).digest()[:8]
     issued = struct.unpack(">Q", raw[9:17])[0]
     assert abs(issued - time.time()) < 120
     # Ciphertext, not a mere encoding or compression of the state.
@@ -154,7 +154,7 @@ def check_token(token: str, state: dict[str, Any], sealer: Sealer, *, search_eve
         if len(text) >= 5:  # shorter patterns (an empty list's "[]") turn up in random bytes by chance
             assert text.encode() not in raw, text
     with pytest.raises(ValueError):
-        json.loads(raw[NONCE_END:])
+        json.loads(raw[SALT_END:])
     if search_every_card:  # a 4-byte pattern: kept to a few tokens so that chance can never match
         assert not [card for card in CANONICAL if f'"{card}"'.encode() in raw]
 
@@ -214,12 +214,13 @@ def test_a_whole_round_through_the_token_never_shows_a_seat_what_it_may_not_see(
         expected = ok(client.post("/v1/rounds/play", json={"state": state, "move": move}))
         state = expected["state"]
         # The record only once the round is over: during it, no answer holds more than before.
-        check_sealed(
-            answer, state, sealer, PLAY_KEYS | ({"record"} if state["phase"] == "over" else set()), first=step == 0
-        )
+        ended = {"record", "record_receipt"} if state["phase"] == "over" else set()
+        check_sealed(answer, state, sealer, PLAY_KEYS | ended, first=step == 0)
         assert answer["event"] == expected["event"]
         assert (answer["breakdown"], answer["next_dealer"]) == (expected["breakdown"], expected["next_dealer"])
         assert answer["state_token"] != token
+        # The same round, one move further: what a game server compares to refuse a stale token.
+        assert (answer["round_id"], answer["seq"]) == (sealed["round_id"], step + 1)
         token, views, step = answer["state_token"], answer["views"], step + 1
 
     assert state["phase"] == "over"
@@ -284,7 +285,7 @@ def test_a_sealed_redeal_is_final(client, app):
     assert state["phase"] == "redeal"
     sealed = ok(client.post("/v1/rounds", json={**deal, "sealed": True}))
     # Beside the record, which a void deal ends the round with (the cards are shuffled again anyway).
-    unrecorded = {k: v for k, v in sealed.items() if k != "record"}
+    unrecorded = {k: v for k, v in sealed.items() if k not in ("record", "record_receipt")}
     check_sealed(unrecorded, state, app.extensions["chkobba.sealer"], DEAL_KEYS)
     refused = client.post("/v1/rounds/play", json={"state_token": sealed["state_token"], "move": {"card": "AD"}})
     assert "options" not in problem(refused, 422, "wrong-phase")  # no card's captures to list
@@ -434,14 +435,14 @@ BAD_TOKENS = {
     "a-character-flipped-in-the-middle": (lambda t, s, k: flip_char(t, len(t) // 2), "tampered-state", "altered"),
     "the-version-byte-altered": (lambda t, s, k: flip_byte(t, 0), "tampered-state", "malformed"),
     "another-version": (
-        lambda t, s, k: b64url_encode(bytes([2]) + b64url_decode(t)[1:]),
+        lambda t, s, k: b64url_encode(bytes([3]) + b64url_decode(t)[1:]),
         "tampered-state",
         "malformed",
     ),
     "the-key-id-altered": (lambda t, s, k: flip_byte(t, 3), "tampered-state", "unknown-key"),
     "the-issue-time-altered": (lambda t, s, k: flip_byte(t, 12), "tampered-state", "altered"),
-    "the-nonce-altered": (lambda t, s, k: flip_byte(t, 20), "tampered-state", "altered"),
-    "the-ciphertext-altered": (lambda t, s, k: flip_byte(t, NONCE_END + 5), "tampered-state", "altered"),
+    "the-salt-altered": (lambda t, s, k: flip_byte(t, 20), "tampered-state", "altered"),
+    "the-ciphertext-altered": (lambda t, s, k: flip_byte(t, SALT_END + 5), "tampered-state", "altered"),
     "the-tag-altered": (lambda t, s, k: flip_byte(t, len(b64url_decode(t)) - 3), "tampered-state", "altered"),
     "truncated": (lambda t, s, k: b64url_encode(b64url_decode(t)[:-3]), "tampered-state", "altered"),
     "truncated-as-text": (lambda t, s, k: t[:-4], "tampered-state", None),
@@ -529,9 +530,9 @@ def test_a_short_lifetime_from_the_config(monkeypatch):
     token = ok(client.post("/v1/rounds", json=deal))["state_token"]
     view = {"state_token": token, "seat": 0}
     real = time.time()
-    monkeypatch.setattr(sealing, "time", SimpleNamespace(time=lambda: real + 59))
+    app.extensions["chkobba.clock"] = lambda: real + 59  # the service's clock (service/api/sealed_rounds.py)
     ok(client.post("/v1/rounds/view", json=view))
-    monkeypatch.setattr(sealing, "time", SimpleNamespace(time=lambda: real + 62))
+    app.extensions["chkobba.clock"] = lambda: real + 62
     before = rejections(client)
     problem(client.post("/v1/rounds/view", json=view), 422, "expired-state")
     problem(client.post("/v1/rounds/play", json={"state_token": token, "move": {"card": "AD"}}), 422, "expired-state")

@@ -13,9 +13,9 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 # The codes of a 422 that a schema-valid body may get: what a JSON schema cannot say (a card in two
 # lists, a state or counts no round reaches, a seat beyond the players, a move the rules forbid, a
-# token that is altered or old, a match record whose rounds do not fit together). validation-error
-# and invalid-input are not among them: a body that gets them breaks a rule the contract could
-# state, so the contract must state it.
+# token that is altered or old, a match record whose rounds do not fit together, a clock's deadline, as
+# many seeds as seats). validation-error and invalid-input are not among them: a body that gets them breaks
+# a rule the contract could state, so the contract must state it.
 BEYOND_THE_SCHEMA = {
     "duplicate-card",
     "no-such-seat",
@@ -30,6 +30,9 @@ BEYOND_THE_SCHEMA = {
     "card-not-held",
     "not-your-turn",
     "wrong-phase",
+    "clock-running",
+    "turn-expired",
+    "wrong-seed-count",
     "tampered-state",
     "expired-state",
 }

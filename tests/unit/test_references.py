@@ -65,7 +65,11 @@ NOT_OURS = frozenset(
 # Where the rules' sources lived outside the repository: a path into it is a citation of nothing.
 OUTSIDE = ("seeds",)
 # The pages rendered from a Markdown file: an anchor of the page is a heading of the file.
-PAGES = {"/rules": "docs/rules.md", "/docs/seeded-shuffle": "docs/seeded-shuffle.md"}
+PAGES = {
+    "/rules": "docs/rules.md",
+    "/docs/seeded-shuffle": "docs/seeded-shuffle.md",
+    "/docs/fair-deals": "docs/fair-deals.md",
+}
 
 EXTENSIONS = "md|yaml|yml|json|py|ts|js|mjs|txt|toml|cfg|ini|sh|html|css|svg"
 URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s\"'`<>)\]]*", re.IGNORECASE)

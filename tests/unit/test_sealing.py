@@ -1,17 +1,21 @@
-"""Sealed round states (service/api/sealing.py): AES-256-GCM tokens with a key id and an issue time.
+"""Sealed round states (service/api/sealing.py): AES-256-GCM tokens with a key id and an issue time,
+each under a key and nonce of its own, derived from the configured key and the token's salt.
 
-The token layout is rebuilt here from the module's documentation (version, key id, issued at, nonce,
-ciphertext and tag), so that every region of a token can be altered on purpose.
+The token layout is rebuilt here from the module's documentation (version, key id, issued at, salt,
+ciphertext and tag), and the derivation from RFC 5869, so that every region of a token can be altered
+on purpose and a token of the format before it can still be made.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 import struct
 
 import pytest
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from service.api.sealing import Sealer, TokenError, new_key, parse_keys
@@ -28,14 +32,14 @@ STATE = state_json(
     hands=[["4D", "5D", "6D"], ["AD", "2D", "3D"]], table=["7D", "JD", "QD", "KD"], stock=["AH", "2H", "3H"]
 )
 
-# version (1) | key id (8) | issued at (8) | nonce (12) | ciphertext | tag (16)
+# version (1) | key id (8) | issued at (8) | salt (24) | ciphertext | tag (16)
 REGIONS = {
     "version": range(0, 1),
     "key id": range(1, 9),
     "issued at": range(9, 17),
-    "nonce": range(17, 29),
+    "salt": range(17, 41),
 }
-HEADER_BYTES, NONCE_END, TAG_BYTES = 17, 29, 16
+HEADER_BYTES, SALT_END, TAG_BYTES = 17, 41, 16
 
 
 def sealer(*keys: bytes, lifetime: int = LIFETIME) -> Sealer:
@@ -61,10 +65,33 @@ def rejected(token: object, code: str, reason: str, *, by: Sealer | None = None,
     return error
 
 
-def authentic(payload: bytes, *, key: bytes = KEY_A, issued: int = int(NOW), version: int = 1) -> str:
+def hkdf_expand(prk: bytes, info: bytes, length: int) -> bytes:
+    """RFC 5869 §2.3, written out from the RFC."""
+    okm, block, counter = b"", b"", 1
+    while len(okm) < length:
+        block = hmac.new(prk, block + info + bytes([counter]), hashlib.sha256).digest()
+        okm, counter = okm + block, counter + 1
+    return okm[:length]
+
+
+def derived(key: bytes, salt: bytes) -> tuple[bytes, bytes]:
+    okm = hkdf_expand(key, b"chkobba state token v2" + salt, 44)
+    return okm[:32], okm[32:]
+
+
+def authentic(payload: bytes, *, key: bytes = KEY_A, issued: int = int(NOW), version: int = 2) -> str:
     """A token sealed with ``key`` around any payload, as only the holder of the key could make it."""
-    header = struct.pack(">B8sQ", version, kid(key), issued)
-    nonce = bytes(12)
+    salt = bytes(range(24))
+    header = struct.pack(">B8sQ", version, kid(key), issued) + salt
+    token_key, nonce = derived(key, salt)
+    return b64url_encode(header + AESGCM(token_key).encrypt(nonce, payload, header))
+
+
+def legacy(payload: bytes, *, key: bytes = KEY_A, issued: int = int(NOW)) -> str:
+    """A token of format 1, as the version before this one sealed every state: a random 96-bit nonce
+    under the configured key itself, the 17-byte header as associated data."""
+    header = struct.pack(">B8sQ", 1, kid(key), issued)
+    nonce = bytes(range(12))
     return b64url_encode(header + nonce + AESGCM(key).encrypt(nonce, payload, header))
 
 
@@ -81,14 +108,31 @@ def test_token_is_base64url_without_padding():
     assert token and set(token) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
-def test_token_layout_is_version_key_id_issue_time_nonce_then_aes_gcm_of_the_state():
+def test_token_layout_is_version_key_id_issue_time_salt_then_aes_gcm_under_the_tokens_own_key():
     token = sealer(KEY_A).seal(STATE, now=NOW + 0.9)
     raw = b64url_decode(token)
     version, key_id, issued = struct.unpack(">B8sQ", raw[:HEADER_BYTES])
-    assert (version, key_id, issued) == (1, kid(KEY_A), int(NOW))
-    nonce, sealed = raw[HEADER_BYTES:NONCE_END], raw[NONCE_END:]
-    plain = AESGCM(KEY_A).decrypt(nonce, sealed, raw[:HEADER_BYTES])  # the header is associated data
+    assert (version, key_id, issued) == (2, kid(KEY_A), int(NOW))
+    salt, sealed = raw[HEADER_BYTES:SALT_END], raw[SALT_END:]
+    token_key, nonce = derived(KEY_A, salt)
+    plain = AESGCM(token_key).decrypt(nonce, sealed, raw[:SALT_END])  # the header and salt are associated data
     assert json.loads(plain) == STATE
+
+
+def test_no_token_is_sealed_under_the_configured_key_itself():
+    raw = b64url_decode(sealer(KEY_A).seal(STATE, now=NOW))
+    for nonce in (raw[HEADER_BYTES : HEADER_BYTES + 12], derived(KEY_A, raw[HEADER_BYTES:SALT_END])[1]):
+        with pytest.raises(InvalidTag):
+            AESGCM(KEY_A).decrypt(nonce, raw[SALT_END:], raw[:SALT_END])
+
+
+def test_a_token_of_the_previous_format_opens_until_it_expires():
+    """A rolling upgrade breaks no round: tokens sealed by the version before still open."""
+    token = legacy(json.dumps(STATE).encode(), issued=int(NOW) - LIFETIME + 5)
+    assert sealer().open(token, now=NOW) == STATE
+    rejected(token, "expired-state", "expired", now=NOW + 10)
+    rejected(flip(token, 20), "tampered-state", "altered")  # its nonce, authenticated as before
+    rejected(legacy(json.dumps(STATE).encode(), key=KEY_B), "tampered-state", "unknown-key")
 
 
 def test_the_token_shows_no_card_and_no_field_name_in_clear():
@@ -98,13 +142,14 @@ def test_the_token_shows_no_card_and_no_field_name_in_clear():
     for text in ('"4D"', '"AD"', '"7D"', '"stock"', '"hands"', '"chkobba"'):
         assert text.encode() not in raw
     with pytest.raises(ValueError):
-        json.loads(raw[NONCE_END:])  # encrypted, not merely encoded
+        json.loads(raw[SALT_END:])  # encrypted, not merely encoded
 
 
-def test_every_seal_takes_a_fresh_nonce():
+def test_every_seal_takes_a_fresh_salt_and_so_a_key_of_its_own():
     tokens = {sealer().seal(STATE, now=NOW) for _ in range(20)}
     assert len(tokens) == 20
-    assert len({b64url_decode(t)[HEADER_BYTES:NONCE_END] for t in tokens}) == 20
+    salts = {b64url_decode(t)[HEADER_BYTES:SALT_END] for t in tokens}
+    assert len(salts) == 20 and len({derived(KEY_A, salt) for salt in salts}) == 20
 
 
 # ---- tampering, region by region -------------------------------------------------------------------
@@ -114,7 +159,7 @@ def test_a_flipped_version_byte_is_malformed():
     rejected(flip(sealer().seal(STATE, now=NOW), 0), "tampered-state", "malformed")
 
 
-@pytest.mark.parametrize("version", [0, 2, 255])
+@pytest.mark.parametrize("version", [0, 3, 255])
 def test_another_version_is_refused_even_if_authentic(version):
     rejected(authentic(json.dumps(STATE).encode(), version=version), "tampered-state", "malformed")
 
@@ -124,8 +169,8 @@ def test_a_flipped_key_id_names_no_key_held(index):
     rejected(flip(sealer().seal(STATE, now=NOW), index), "tampered-state", "unknown-key")
 
 
-@pytest.mark.parametrize("region", ["issued at", "nonce"])
-def test_a_flipped_issue_time_or_nonce_is_altered(region):
+@pytest.mark.parametrize("region", ["issued at", "salt"])
+def test_a_flipped_issue_time_or_salt_is_altered(region):
     token = sealer().seal(STATE, now=NOW)
     for index in REGIONS[region]:
         rejected(flip(token, index), "tampered-state", "altered")
@@ -134,8 +179,8 @@ def test_a_flipped_issue_time_or_nonce_is_altered(region):
 def test_every_flipped_byte_of_the_ciphertext_and_the_tag_is_altered():
     token = sealer().seal(STATE, now=NOW)
     size = len(b64url_decode(token))
-    assert size > NONCE_END + TAG_BYTES
-    for index in range(NONCE_END, size):  # ciphertext, then the 16-byte tag
+    assert size > SALT_END + TAG_BYTES
+    for index in range(SALT_END, size):  # ciphertext, then the 16-byte tag
         rejected(flip(token, index), "tampered-state", "altered")
 
 
@@ -399,9 +444,9 @@ def test_a_state_orjson_cannot_write_still_seals_and_opens():
     assert opened == state and type(opened["rules"]["options"]["target"]) is int
 
 
-def test_one_cipher_per_key_id_made_once():
+def test_the_first_key_seals_and_a_rotated_one_still_opens():
     one = sealer(KEY_A, KEY_B)
-    assert set(one._ciphers) == {kid(KEY_A), kid(KEY_B)}
+    assert one.key_id == kid(KEY_A).hex()
     token = one.seal(STATE, now=NOW)
     assert sealer(KEY_B, KEY_A).open(token, now=NOW) == STATE  # rotated: the second key still opens
 
@@ -432,3 +477,28 @@ def test_the_states_the_service_seals_read_as_the_standard_library_reads_them():
 @pytest.mark.parametrize("payload", [b'{"rules": "chkobba", "x": NaN}', b'{"rules": "chkobba", "x": "\\ud800"}'])
 def test_what_orjson_refuses_is_read_by_the_standard_library(payload):
     assert sealer().open(authentic(payload), now=NOW).keys() == json.loads(payload).keys()
+
+
+def test_the_tokens_key_is_hkdf_expand_as_the_cryptography_package_computes_it():
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+
+    from service.api.sealing import token_key
+
+    salt = bytes(range(50, 74))
+    okm = HKDFExpand(hashes.SHA256(), 44, b"chkobba state token v2" + salt).derive(KEY_B)
+    assert token_key(KEY_B, salt) == (okm[:32], okm[32:]) == derived(KEY_B, salt)
+
+
+def test_every_seal_is_counted_under_its_keys_id():
+    from prometheus_client import REGISTRY
+
+    def sealed(key: bytes) -> float:
+        found = REGISTRY.get_sample_value("chkobba_state_tokens_sealed_total", {"key_id": kid(key).hex()})
+        return found or 0.0
+
+    before_a, before_b = sealed(KEY_A), sealed(KEY_B)
+    for _ in range(3):
+        sealer(KEY_A, KEY_B).seal(STATE, now=NOW)
+    sealer(KEY_B).seal(STATE, now=NOW)
+    assert (sealed(KEY_A) - before_a, sealed(KEY_B) - before_b) == (3, 1)

@@ -72,9 +72,21 @@ export type ProblemCode = Problem["code"];
 // Moves and score sides: a oneOf in the spec, exactly one variant here.
 export type PlayMove = Schemas["PlayMove"];
 export type CutMove = Schemas["CutMove"];
-/** A move (the spec's MoveInput): a card with the table cards it takes, or in phase cut, a cut. Never both. */
+/** A move: a card with the table cards it takes, or in phase cut, a cut. Never both. */
 export type Move = OneOf<PlayMove | CutMove>;
-export type MoveInput = Move;
+/** In a clocked sealed round, once the seat's deadline has passed: the service plays the default move for it. */
+export type TimeoutMove = Schemas["TimeoutMove"];
+/** What playRound takes (the spec's MoveInput): a move, or in a clocked round a timeout. */
+export type MoveInput = OneOf<PlayMove | CutMove | TimeoutMove>;
+export type RecordPlayMove = Schemas["RecordPlayMove"];
+export type RecordCutMove = Schemas["RecordCutMove"];
+/** A move of a round record: a play or a cut, with `at_ms` (and `auto`) in a clocked round. */
+export type RecordMove = OneOf<RecordPlayMove | RecordCutMove>;
+export type TurnClock = Schemas["ClockInput"];
+export type FairDeal = Schemas["FairInput"];
+/** A clocked round's deadline, answered beside the token while a seat is to move. */
+export type Deadline = Schemas["Clock"];
+export type CommitResponse = Schemas["CommitResponse"];
 export type CountsInput = Schemas["CountsInput"];
 export type SideWithPile = Schemas["SideWithPile"];
 export type SideWithCounts = Schemas["SideWithCounts"];
@@ -86,23 +98,28 @@ export type CapturesRequest = Schemas["CapturesRequest"];
 export type MoveRequest = Schemas["MoveRequest"];
 export type MatchRequest = Schemas["MatchRequest"];
 export type ScoreRequest = Simplify<Omit<Schemas["ScoreRequest"], "sides"> & { sides: SideInput[] }>;
-export type ReplayRequest = Simplify<Omit<Schemas["ReplayRequest"], "moves"> & { moves: Move[] }>;
-export type RoundRecord = Simplify<Omit<Schemas["RoundRecord"], "moves"> & { moves: Move[] }>;
+export type ReplayRequest = Simplify<Omit<Schemas["ReplayRequest"], "moves"> & { moves: RecordMove[] }>;
+export type RoundRecord = Simplify<Omit<Schemas["RoundRecord"], "moves"> & { moves: RecordMove[] }>;
 export type MatchReplayRequest = Simplify<Omit<Schemas["MatchReplayRequest"], "rounds"> & { rounds: RoundRecord[] }>;
 
-type DealCommon = Omit<Schemas["DealRequest"], "deck" | "seed" | "sealed" | "viewer">;
+type SealedOnly = "viewer" | "context" | "clock" | "fair";
+type DealCommon = Omit<Schemas["DealRequest"], "deck" | "seed" | "sealed" | SealedOnly>;
 /** A deck or a seed, not both (the spec's `not: {required: [deck, seed]}`); neither for a random deck. */
 type DeckOrSeed = OneOf<Pick<Schemas["DealRequest"], "deck"> | Pick<Schemas["DealRequest"], "seed">>;
-/** dealRound without `sealed` (or `sealed: false`): answered with a PlainDeal. `viewer` goes with sealed only. */
-export type PlainDealRequest = Simplify<DealCommon & { sealed?: false; viewer?: never } & DeckOrSeed>;
+/** Sealed: a deck, a seed, or a committed deal (`fair`), one at most. */
+type SealedDeck = OneOf<Pick<Schemas["DealRequest"], "deck"> | Pick<Schemas["DealRequest"], "seed"> | Pick<Schemas["DealRequest"], "fair">>;
+/** dealRound without `sealed` (or `sealed: false`): answered with a PlainDeal. viewer, context, clock, fair: sealed only. */
+export type PlainDealRequest = Simplify<DealCommon & { sealed?: false } & { [K in SealedOnly]?: never } & DeckOrSeed>;
 /** dealRound with `sealed: true`: answered with a SealedDeal, all views or the `viewer`'s alone. */
-export type SealedDealRequest = Simplify<DealCommon & { sealed: true } & Pick<Schemas["DealRequest"], "viewer"> & DeckOrSeed>;
+export type SealedDealRequest = Simplify<
+  DealCommon & { sealed: true } & Pick<Schemas["DealRequest"], "viewer" | "context" | "clock"> & SealedDeck
+>;
 export type DealRequest = PlainDealRequest | SealedDealRequest;
 
 /** A play on a round carried as its `state` (PlainPlayRequest) or as a `state_token` (SealedPlayRequest). */
 export type PlayRequest = OneOf<
-  | Simplify<Omit<Schemas["PlainPlayRequest"], "move"> & { move: Move }>
-  | Simplify<Omit<Schemas["SealedPlayRequest"], "move"> & { move: Move }>
+  | Simplify<Omit<Schemas["PlainPlayRequest"], "move"> & { move: MoveInput }>
+  | Simplify<Omit<Schemas["SealedPlayRequest"], "move"> & { move: MoveInput }>
 >;
 export type PlainPlayRequest = Extract<PlayRequest, { state: RoundState }>;
 export type SealedPlayRequest = Extract<PlayRequest, { state_token: string }>;
@@ -180,6 +197,11 @@ export const PROBLEM_CODES = [
   "card-not-held",
   "not-your-turn",
   "wrong-phase",
+  "clock-running",
+  "turn-expired",
+  "not-the-default-move",
+  "bad-time",
+  "wrong-seed-count",
   "tampered-state",
   "expired-state",
 ] as const satisfies readonly ProblemCode[];
@@ -364,6 +386,14 @@ export class RefereeClient {
     }
     if (!("state" in answer)) throw shapeError("playRound", "state");
     return answer;
+  }
+
+  /**
+   * A commitment to a secret server seed, before any card is chosen: show `commitment` to the players, then
+   * deal with `fair: { commit_token, seeds }` (docs/fair-deals.md; `fairDeck` in `@chkobba-referee/client/fair`).
+   */
+  async commitDeal(): Promise<CommitResponse> {
+    return unwrap(await this.raw.POST("/v1/deals/commitments", { body: {} }));
   }
 
   /** A verdict on every move of a record: an illegal move is an answer (`valid: false`), not an error. */

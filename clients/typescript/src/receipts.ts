@@ -22,7 +22,13 @@ export type Jwk = Schemas["Jwk"];
 
 /** The operations whose request takes `receipt`: replayRound, scoreRound and decideMatch (the contract says). */
 export type ReceiptOperation = {
-  [Op in OperationId]: [RequestOf<Op>] extends [never] ? never : "receipt" extends keyof RequestOf<Op> ? Op : never;
+  [Op in OperationId]: [RequestOf<Op>] extends [never]
+    ? never
+    : string extends keyof RequestOf<Op> // an empty body (commitDeal's), whose keys are any string and none
+      ? never
+      : "receipt" extends keyof RequestOf<Op>
+        ? Op
+        : never;
 }[OperationId];
 
 /**

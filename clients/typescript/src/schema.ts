@@ -145,6 +145,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/commitments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit to a deal before any card is chosen
+         * @description Draws a secret 32-byte server seed from a secure random source and answers its `commitment`, the lowercase hex of its SHA-256, with `commit_token`, which holds the seed sealed: publish the commitment to the players, collect one seed per seat, then deal with dealRound's `fair` (`sealed: true`). The deck is then the seeded shuffle of HMAC-SHA256(server seed, the canonical JSON of the commitment and the seeds), and the answer that ends the round reveals the server seed in `record.fair`, so that anyone can check the deal (docs/fair-deals.md). A commit token lives as long as a state token, and is meant for one deal: two records with one commitment show a deal made twice.
+         */
+        post: operations["commitDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hints": {
         parameters: {
             query?: never;
@@ -479,6 +499,7 @@ export interface components {
             /** @description Moves: what each hand card may do, every option. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
         };
+        RecordMoveInput: components["schemas"]["RecordPlayMove"] | components["schemas"]["RecordCutMove"];
         Jwk: {
             /** @enum {string} */
             kty: "OKP";
@@ -514,6 +535,13 @@ export interface components {
         CapturesResponse: {
             moves: components["schemas"]["CardMoves"][];
         };
+        CommitRequest: Record<string, never>;
+        CommitResponse: {
+            /** @description SHA-256 of the secret server seed, lowercase hex: show it to every player first. */
+            commitment: string;
+            /** @description The server seed, sealed: give it to dealRound's `fair` with the seats' seeds. It opens only with this deployment's state keys, and lives as long as a state token. */
+            commit_token: string;
+        };
         RoundState: {
             rules: components["schemas"]["Rules"];
             players: number;
@@ -528,7 +556,7 @@ export interface components {
             last_capturer: number | null;
         };
         HintsRequest: components["schemas"]["PlainHintsRequest"] | components["schemas"]["SealedHintsRequest"];
-        MoveInput: components["schemas"]["PlayMove"] | components["schemas"]["CutMove"];
+        MoveInput: components["schemas"]["PlayMove"] | components["schemas"]["CutMove"] | components["schemas"]["TimeoutMove"];
         Hint: {
             /** @description A move playRound accepts as it is: in phase play, its card and capture. */
             move: components["schemas"]["MoveInput"];
@@ -588,6 +616,24 @@ export interface components {
             primiera: number;
             total: number;
         };
+        RecordClock: {
+            turn_seconds: number;
+            /** @default 2 */
+            grace_seconds?: number;
+            /**
+             * Format: date-time
+             * @description When the round was dealt, by the service's clock (UTC).
+             */
+            dealt_at?: string;
+        };
+        RecordFair: {
+            /** @description SHA-256 of the server seed, lowercase hex: commitDeal's `commitment`. */
+            commitment: string;
+            /** @description The seats' seeds, seat 0 first. */
+            seeds: string[];
+            /** @description The server seed, lowercase hex. */
+            server_seed: string;
+        };
         RoundRecord: {
             /** @description The match's rules, if given: a round never changes them. */
             rules?: components["schemas"]["Rules"];
@@ -597,8 +643,12 @@ export interface components {
             dealer?: number;
             deck: components["schemas"]["Card"][];
             cut?: components["schemas"]["Cut"];
-            moves: components["schemas"]["MoveInput"][];
+            moves: components["schemas"]["RecordMoveInput"][];
             claimed?: components["schemas"]["ScoreLine"][];
+            /** @description A clocked round's clock, as its record gives it: every move then has `at_ms`, each is judged against its deadline, and a move marked `auto` must be the default move (docs/rules.md §10.25). */
+            clock?: components["schemas"]["RecordClock"];
+            /** @description A committed deal, server seed revealed: the answer adds `fair_deal`, whether the seed is the one committed to and the deck the one it and the seeds give (docs/rules.md §10.26). */
+            fair?: components["schemas"]["RecordFair"];
         };
         MatchClaim: {
             outcome: components["schemas"]["Outcome"];
@@ -644,6 +694,13 @@ export interface components {
             legal?: components["schemas"]["CardMoves"][];
             /** @description When illegal in phase cut: keep, table. */
             legal_cuts?: components["schemas"]["Cut"][];
+            /** @description The record's, when the move gives it. */
+            at_ms?: number;
+            /**
+             * @description The record's, if any.
+             * @enum {string}
+             */
+            auto?: "timeout";
         };
         ScoreDiscrepancy: {
             side: number;
@@ -683,6 +740,13 @@ export interface components {
             breakdown: components["schemas"]["ScoreLine"][] | null;
             /** @description With the round's `claimed`: as in replayRound. */
             claim?: components["schemas"]["ClaimVerdict"];
+            /**
+             * @description With the record's `fair`: `verified` when SHA-256 of the server seed is the commitment and the deck is the one the server seed and the seeds give; else `mismatch` (see `fair_deal_reason`).
+             * @enum {string}
+             */
+            fair_deal?: "verified" | "mismatch";
+            /** @description Why the committed deal does not check. */
+            fair_deal_reason?: string;
             /** @description The match scores after the round: unchanged unless it is complete (not void). */
             scores: number[];
             /** @description decideMatch's after the round; null unless the round has a breakdown. */
@@ -752,11 +816,26 @@ export interface components {
             table: components["schemas"]["Card"][];
             hand: components["schemas"]["Card"][];
         };
+        ClockInput: {
+            /** @description Seconds each seat has for its move, from the move before it (the deal, first). */
+            turn_seconds: number;
+            /**
+             * @description Seconds after the deadline in which the seat's move is still taken (a network's lag); 2 by default.
+             * @default 2
+             */
+            grace_seconds?: number;
+        };
+        FairInput: {
+            /** @description commitDeal's `commit_token`, whose commitment the players were shown. */
+            commit_token: string;
+            /** @description One seed per seat, seat 0 first, each 1 to 128 characters: as many as `players` (else `wrong-seed-count`). Collect them so that no seat sees another's before it gives its own (docs/fair-deals.md). */
+            seeds: string[];
+        };
         DealRequest: {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
-            /** @description The deck after shuffling and cutting, top first. */
+            /** @description The deck after shuffling and cutting, top first. Not with `seed`. */
             deck?: components["schemas"]["Card"][];
             seed?: components["schemas"]["Seed"];
             /** @description chkobba only. */
@@ -766,8 +845,24 @@ export interface components {
              * @default false
              */
             sealed?: boolean;
-            /** @description Sealed answers only: give this seat's view alone, for a client that plays that seat. */
+            /** @description Sealed answers only: give this seat's view alone, for a client that plays that seat. With `sealed: true` only. */
             viewer?: number;
+            /** @description With `sealed: true` only. A string of at most 128 characters (a table's id, say) that the token is bound to: every later call with the token must send the same `context`, else it is refused as `tampered-state`. */
+            context?: string;
+            /** @description With `sealed: true` only: a turn clock, carried in the token. Every answer then gives the `deadline` of the seat to move; after it, playRound takes `{timeout: true, seat}`, which plays the default move for that seat, and refuses any other move once the grace is over (`turn-expired`); every move of the record carries `at_ms` (docs/integrator.md, "A turn clock"). */
+            clock?: components["schemas"]["ClockInput"];
+            /** @description With `sealed: true` only, and neither `deck` nor `seed`: a committed deal. The deck is the seeded shuffle of the seed text HMAC-SHA256(server seed of `commit_token`, the RFC 8785 JSON of {commitment, seeds}), in lowercase hex; the answer that ends the round reveals the server seed in `record.fair` (docs/fair-deals.md). */
+            fair?: components["schemas"]["FairInput"];
+        } & (unknown & unknown & unknown);
+        Clock: {
+            /** @description The seat to move, whose deadline this is. */
+            seat: number;
+            /**
+             * Format: date-time
+             * @description When its time runs out: RFC 3339, UTC, with milliseconds (the service's clock). Its move is still taken for `grace_seconds` after it; from it on, `{timeout: true, seat}` plays the default move.
+             * @example 2026-12-02T07:40:05.123Z
+             */
+            deadline: string;
         };
         SeatView: {
             rules: components["schemas"]["Rules"];
@@ -797,8 +892,12 @@ export interface components {
             dealer: number;
             deck: components["schemas"]["Card"][];
             cut?: components["schemas"]["Cut"];
-            moves: components["schemas"]["MoveInput"][];
+            moves: components["schemas"]["RecordMoveInput"][];
             claimed?: components["schemas"]["ScoreLine"][];
+            /** @description A clocked round's clock, as its record gives it: every move then has `at_ms`, each is judged against its deadline, and a move marked `auto` must be the default move (docs/rules.md §10.25). */
+            clock?: components["schemas"]["RecordClock"];
+            /** @description A committed deal, server seed revealed: the answer adds `fair_deal`, whether the seed is the one committed to and the deck the one it and the seeds give (docs/rules.md §10.26). */
+            fair?: components["schemas"]["RecordFair"];
             /**
              * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
              * @default false
@@ -819,6 +918,13 @@ export interface components {
             /** @description End of round: the rest of the table. */
             collected: components["schemas"]["Card"][];
             redeal: boolean;
+            /** @description A clocked round's: when the move was made, ms since the deal. */
+            at_ms?: number;
+            /**
+             * @description `timeout`: the default move, played for the seat whose time ran out.
+             * @enum {string}
+             */
+            auto?: "timeout";
         };
         PlayResponse: components["schemas"]["PlainPlayResponse"] | components["schemas"]["SealedPlayResponse"];
         ReplayResponse: {
@@ -833,6 +939,13 @@ export interface components {
             /** @description As in playRound. */
             next_dealer: number | null;
             claim?: components["schemas"]["ClaimVerdict"];
+            /**
+             * @description With the record's `fair`: `verified` when SHA-256 of the server seed is the commitment and the deck is the one the server seed and the seeds give; else `mismatch` (see `fair_deal_reason`).
+             * @enum {string}
+             */
+            fair_deal?: "verified" | "mismatch";
+            /** @description Why the committed deal does not check. */
+            fair_deal_reason?: string;
             /** @description With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, `<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of `/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard signing input of the header and the payload, the RFC 8785 canonical JSON of `{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer without receipt>}`. */
             receipt?: string;
         };
@@ -954,13 +1067,47 @@ export interface components {
         PlayMove: {
             card: components["schemas"]["Card"];
             capture?: components["schemas"]["Card"][] | null;
-            /** @description When given, must be the seat whose turn it is. */
+            /** @description When given, must be the seat whose turn it is; the timeout move needs it. */
             seat?: number;
         };
         CutMove: {
             cut: components["schemas"]["Cut"];
+            /** @description When given, must be the seat whose turn it is; the timeout move needs it. */
+            seat?: number;
+        };
+        TimeoutMove: {
+            /**
+             * @description `true`, with `seat`, the seat to move, in a clocked sealed round once its deadline has passed: the service plays the default move for it (the top club-level hint), marked `auto: timeout`. Before the deadline: `clock-running`.
+             * @enum {boolean}
+             */
+            timeout: true;
+            /** @description When given, must be the seat whose turn it is; the timeout move needs it. */
+            seat: number;
+        };
+        RecordPlayMove: {
+            card: components["schemas"]["Card"];
+            capture?: components["schemas"]["Card"][] | null;
             /** @description When given, must be the seat whose turn it is. */
             seat?: number;
+            /** @description When the move was made, in milliseconds since the deal: on every move of a clocked round. */
+            at_ms?: number;
+            /**
+             * @description `timeout`: the service played it for the seat whose time had run out (the default move).
+             * @enum {string}
+             */
+            auto?: "timeout";
+        };
+        RecordCutMove: {
+            cut: components["schemas"]["Cut"];
+            /** @description When given, must be the seat whose turn it is. */
+            seat?: number;
+            /** @description When the move was made, in milliseconds since the deal: on every move of a clocked round. */
+            at_ms?: number;
+            /**
+             * @description `timeout`: the service played it for the seat whose time had run out (the default move).
+             * @enum {string}
+             */
+            auto?: "timeout";
         };
         PlainPlayRequest: {
             state: components["schemas"]["RoundState"];
@@ -972,6 +1119,8 @@ export interface components {
             move: components["schemas"]["MoveInput"];
             /** @description Sealed answers only: give this seat's view alone, for a client that plays that seat. */
             viewer?: number;
+            /** @description With `state_token`: the `context` the round was dealt with, if any (else `tampered-state`). */
+            context?: string;
         };
         PlainViewRequest: {
             state: components["schemas"]["RoundState"];
@@ -983,6 +1132,8 @@ export interface components {
             state_token: string;
             /** @description The seat whose view is asked for; leave it out for a spectator's view. */
             seat?: number;
+            /** @description With `state_token`: the `context` the round was dealt with, if any (else `tampered-state`). */
+            context?: string;
         };
         PlainHintsRequest: {
             state: components["schemas"]["RoundState"];
@@ -997,6 +1148,8 @@ export interface components {
         SealedHintsRequest: {
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
             state_token: string;
+            /** @description With `state_token`: the `context` the round was dealt with, if any (else `tampered-state`). */
+            context?: string;
             /** @description When given, must be the seat to move. */
             seat?: number;
             /**
@@ -1012,6 +1165,14 @@ export interface components {
             deck: components["schemas"]["Card"][];
         };
         SealedDeal: {
+            /** @description Sealed: the round's id, drawn at the deal, the same for every token of the round (opaque). With `seq`, what a game server compares to refuse a stale token (docs/integrator.md). */
+            round_id: string;
+            /** @description Sealed: the moves made so far, the cut included: 0 after the deal, one more after each move. */
+            seq: number;
+            /** @description A clocked round's, while a seat is to move: that seat's deadline. */
+            clock?: components["schemas"]["Clock"];
+            /** @description With `record` only: a detached compact JWS, as a receipt, whose payload is the RFC 8785 canonical JSON of `{"operation": "playRound", "record": <record>}`, signed with a key of `/.well-known/jwks.json`: the record as the service made it, so that any edit shows (docs/referee.md). */
+            record_receipt?: string;
             /** @description With sealed: true, instead of state. */
             state_token: string;
             /** @description With sealed: one view per seat. */
@@ -1028,6 +1189,14 @@ export interface components {
             next_dealer: number | null;
         };
         SealedPlayResponse: {
+            /** @description Sealed: the round's id, drawn at the deal, the same for every token of the round (opaque). With `seq`, what a game server compares to refuse a stale token (docs/integrator.md). */
+            round_id: string;
+            /** @description Sealed: the moves made so far, the cut included: 0 after the deal, one more after each move. */
+            seq: number;
+            /** @description A clocked round's, while a seat is to move: that seat's deadline. */
+            clock?: components["schemas"]["Clock"];
+            /** @description With `record` only: a detached compact JWS, as a receipt, whose payload is the RFC 8785 canonical JSON of `{"operation": "playRound", "record": <record>}`, signed with a key of `/.well-known/jwks.json`: the record as the service made it, so that any edit shows (docs/referee.md). */
+            record_receipt?: string;
             /** @description When the request gave a state_token. */
             state_token: string;
             /** @description With a state_token: one per seat. */
@@ -1048,7 +1217,7 @@ export interface components {
             spectator: components["schemas"]["SpectatorView"];
         };
         /** @enum {string} */
-        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "inconsistent-record" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "tampered-state" | "expired-state";
+        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "inconsistent-record" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "clock-running" | "turn-expired" | "not-the-default-move" | "bad-time" | "wrong-seed-count" | "tampered-state" | "expired-state";
         /** @enum {string} */
         Cut: "keep" | "table";
         /** @enum {string} */
@@ -1329,6 +1498,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CapturesResponse"];
+                };
+            };
+            /** @description The body is not JSON (`malformed-json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported-media-type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request breaks the contract or the rules; `code` says how, `errors` where. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem (404, 405 with `Allow`, ...). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    commitDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommitRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommitResponse"];
                 };
             };
             /** @description The body is not JSON (`malformed-json`). */

@@ -72,6 +72,18 @@ export async function deals(): Promise<void> {
   await client.dealRound({ ...base, viewer: 1 });
   // @ts-expect-error: not with sealed: false either
   await client.dealRound({ ...base, sealed: false, viewer: 1 });
+  const fair = { commit_token: "t", seeds: ["a", "b"] };
+  const committed = await client.dealRound({ ...base, sealed: true, context: "table-1", clock: { turn_seconds: 20 }, fair });
+  check<Equal<typeof committed.round_id, string>>();
+  check<Equal<typeof committed.clock, { seat: number; deadline: string } | undefined>>();
+  // @ts-expect-error: a committed deal is dealt from its seeds: no seed
+  await client.dealRound({ ...base, sealed: true, seed: 1, fair });
+  // @ts-expect-error: a clock, a context and a committed deal go with sealed: true
+  await client.dealRound({ ...base, clock: { turn_seconds: 20 } });
+  const timedOut = await client.playRound({ state_token: committed.state_token, move: { timeout: true, seat: 1 } });
+  check<Equal<typeof timedOut.event.auto, "timeout" | undefined>>();
+  // @ts-expect-error: a timeout names only the seat
+  await client.playRound({ state_token: committed.state_token, move: { timeout: true, seat: 1, card: "7D" } });
   // @ts-expect-error: a bigint seed cannot be sent as JSON: a string (or a number within 2^53)
   await client.dealRound({ ...base, seed: 1n });
   // @ts-expect-error: a cut is keep or table

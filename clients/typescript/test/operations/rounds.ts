@@ -68,7 +68,8 @@ operation("dealRound", () => {
 
   test("sealed: a state_token and one view per seat, no state and no deck", async () => {
     const sealed = await referee.client.dealRound({ ...SCOPA, sealed: true });
-    assert.deepEqual(Object.keys(sealed).sort(), ["state_token", "views"]);
+    assert.deepEqual(Object.keys(sealed).sort(), ["round_id", "seq", "state_token", "views"]);
+    assert.equal(sealed.seq, 0);
     assert.equal(typeof sealed.state_token, "string");
     assert.deepEqual(
       sealed.views.map((v) => [v.seat, v.hand]),
@@ -192,6 +193,25 @@ operation("replayMatch", () => {
     await expectProblem(referee.client.replayMatch(body), 422, "match-over");
   });
 }, playTheRounds);
+
+operation("commitDeal", () => {
+  test("a commitment to a secret server seed, and the token that holds it; a new one every time", async () => {
+    const first = await referee.client.commitDeal();
+    const second = await referee.client.commitDeal();
+    assert.match(first.commitment, /^[0-9a-f]{64}$/);
+    assert.notEqual(first.commitment, second.commitment);
+    assert.equal(typeof first.commit_token, "string");
+    const dealt = await referee.client.dealRound({
+      rules: "scopa", players: 2, dealer: 0, sealed: true, fair: { commit_token: first.commit_token, seeds: ["a", "b"] },
+    });
+    assert.equal(dealt.seq, 0);
+    await expectProblem(
+      referee.client.dealRound({ rules: "scopa", players: 2, dealer: 0, sealed: true, fair: { commit_token: first.commit_token, seeds: ["a", "b", "c"] } }),
+      422,
+      "wrong-seed-count",
+    );
+  });
+});
 
 operation("replayRound", () => {
   const record = (deal: PlainDeal, round: PlayedRound) => ({
