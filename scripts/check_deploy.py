@@ -19,7 +19,7 @@ There is no Docker engine and no cluster where the tests run, so what can be che
    capability dropped; the metrics directory and /tmp are emptyDirs; the probes hit /healthz and
    /readyz; the termination grace period outlasts the preStop pause plus gunicorn's graceful
    timeout; selectors, ports and the HPA target line up; every environment variable set is one the
-   README documents.
+   settings table of docs/operations.md documents.
 5. The Prometheus alert rules: the rule file's shape, that every metric an expression names is one
    the service exports, and, where ``promtool`` is installed (``$PROMTOOL`` or the PATH),
    ``promtool check rules`` and the unit tests of ``*.rules.test.yaml`` (``promtool test rules``):
@@ -251,8 +251,8 @@ def _find(docs: list[Doc], kind: str) -> list[Doc]:
 
 
 def _documented_settings() -> set[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Settings", 1)[1].split("\n## ", 1)[0]
+    page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    section = page.split("## Settings", 1)[1].split("\n## ", 1)[0]
     return set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)`", section, re.MULTILINE)) | set(
         re.findall(r"^\| `[A-Z0-9_]+` / `([A-Z][A-Z0-9_]*)`", section, re.MULTILINE)
     )
@@ -320,7 +320,7 @@ def check_policy(docs: list[Doc]) -> list[str]:
             need(f"{where}: set PROMETHEUS_MULTIPROC_DIR to its emptyDir")
         undocumented = sorted(n for n in env if n not in _documented_settings())
         if undocumented:
-            need(f"{where}: environment variables missing from the README's settings table: {undocumented}")
+            need(f"{where}: environment variables missing from docs/operations.md's settings table: {undocumented}")
         graceful = int(
             env.get("CHKOBBA_GRACEFUL_TIMEOUT", {}).get("value") or _gunicorn_default("CHKOBBA_GRACEFUL_TIMEOUT")
         )

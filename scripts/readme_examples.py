@@ -1,38 +1,127 @@
-"""Rewrites the README's examples with the service's real answers: `make readme`.
+"""Writes the examples of the README and of docs/ with the service's real answers: `make readme`.
 
-The examples sit between the markers below: the API's examples, and the chkobba deal through its cut
-of "Integrating a game". tests/contract/test_readme.py checks that every JSON output shown there is
-still what the service answers.
+An example is a curl command in a ```sh block followed by the answer it shows, in a ```json block (the
+answer as JSON: compact, or indented as `python3 -m json.tool` prints it when the command pipes into
+it) or in a ```text block (what the `python3 -c` the command pipes into prints). A string shown as
+`<N characters>` is a value that differs from call to call (a state token, a round id, a receipt):
+the example shows its length, which does not. tests/contract/test_readme.py checks that every example
+of every page still shows what the service answers; this script writes them again:
+
+* between the markers of docs/api.md, an example of every operation, written here whole;
+* between the markers of docs/integrator.md, the chkobba deal through its cut, two calls in sequence,
+  the second sending the first's token as $TOKEN;
+* everywhere else, the answer of each example, under its command as the page has it.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import subprocess
+import sys
 import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from service.app import create_app
 from service.rules import deal_round, seeded_deck
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")))
+API_PAGE, CUT_PAGE = ROOT / "docs" / "api.md", ROOT / "docs" / "integrator.md"
 BEGIN, END = "<!-- api-examples:begin -->", "<!-- api-examples:end -->"
 CUT_BEGIN, CUT_END = "<!-- cut-example:begin -->", "<!-- cut-example:end -->"
-# A sealed round's token differs on every call (its nonce, its issue time, the key): the README shows
+CUT_EXAMPLE = re.compile(re.escape(CUT_BEGIN) + r"\n(.*?)" + re.escape(CUT_END), re.DOTALL)
+EXAMPLE = re.compile(r"```sh\n(curl [^`]*?)\n```\n\n```(json|text)\n([^`]*?)\n```")
+# A sealed round's token differs on every call (its salt, its issue time, the key): the pages show
 # its length, which depends only on the state, and the next call of the example sends it as $TOKEN.
 TOKEN = "$TOKEN"
+LENGTH = re.compile(r"<(\d+) characters>")
+
+
+@dataclass(frozen=True)
+class Example:
+    """One curl command of a page and the answer the page shows for it."""
+
+    command: str
+    kind: str  # json or text
+    shown: str
+    start: int  # where the shown answer lies in the page's text
+    end: int
+
+    @property
+    def words(self) -> list[str]:
+        return shlex.split(self.command.split(" | ")[0].replace("\\\n", " "))
+
+    @property
+    def path(self) -> str:
+        return next(w for w in self.words if w.startswith("localhost:")).removeprefix("localhost:8080")
+
+    @property
+    def body(self) -> str | None:
+        words = self.words
+        return words[words.index("-d") + 1] if "-d" in words else None
+
+    @property
+    def pipe(self) -> str | None:
+        """The command the answer is piped into, if any (`python3 ...`)."""
+        return self.command.split(" | ", 1)[1] if " | " in self.command else None
+
+
+def examples(text: str) -> Iterator[Example]:
+    """The examples of a page, those of its sequence (the cut) left out."""
+    hidden = CUT_EXAMPLE.sub(lambda m: " " * len(m.group(0)), text)
+    for match in EXAMPLE.finditer(hidden):
+        yield Example(match.group(1), match.group(2), match.group(3), match.start(3), match.end(3))
+
+
+def service_client() -> Any:
+    return create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+
+
+def call(test_client: Any, path: str, body: str | None) -> Any:
+    if body is None:
+        return test_client.get(path)
+    return test_client.post(path, data=body, content_type="application/json")
+
+
+def masked(answer: Any, shown: Any) -> Any:
+    """``answer``, with each string that ``shown`` gives as ``<N characters>`` given so too."""
+    if isinstance(shown, str) and isinstance(answer, str) and LENGTH.fullmatch(shown):
+        return f"<{len(answer)} characters>"
+    if isinstance(shown, dict) and isinstance(answer, dict):
+        return {key: masked(value, shown.get(key)) for key, value in answer.items()}
+    if isinstance(shown, list) and isinstance(answer, list):
+        return [masked(value, shown[i] if i < len(shown) else None) for i, value in enumerate(answer)]
+    return answer
+
+
+def printed(example: Example, raw: str) -> str:
+    """What the example's pipe prints for the raw answer (the `python3` of the page is this one)."""
+    pipe = example.pipe
+    assert pipe is not None and pipe.startswith("python3 "), example.command
+    words = shlex.split(pipe)
+    done = subprocess.run([sys.executable, *words[1:]], input=raw, capture_output=True, text=True, check=True)
+    return done.stdout.removesuffix("\n")
+
+
+def answer_as_shown(example: Example, response: Any) -> str:
+    """The service's answer to the example, written as the page writes it."""
+    if example.kind == "text":
+        return printed(example, response.get_data(as_text=True))
+    data = masked(response.get_json(), json.loads(example.shown))
+    return json.dumps(data, ensure_ascii=False, indent=4) if example.pipe else _compact(data)
 
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _client() -> Any:
-    return create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
-
-
 def _abridged(answer: dict[str, Any]) -> dict[str, Any]:
-    """The answer as the README shows it: a state token by its length."""
+    """The answer as the pages show it: a state token and a round id by their length."""
     for volatile in ("state_token", "round_id"):  # they differ on every call: shown by their length
         if volatile in answer:
             answer = {**answer, volatile: f"<{len(answer[volatile])} characters>"}
@@ -45,7 +134,7 @@ def _prose(text: str) -> str:
 
 def render_cut() -> str:
     """A sealed chkobba deal, in phase cut, then the cut, as a game server makes them."""
-    client = _client()
+    client = service_client()
     deal_body = {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "chkobba", "sealed": True}
     dealt = client.post("/v1/rounds", json=deal_body).get_json()
     cutter = dealt["views"][0]["turn"]
@@ -57,7 +146,7 @@ def render_cut() -> str:
         f"**dealRound**, sealed: phase `cut`, every hand empty, and `turn` is the cutter, seat {cutter}, the "
         "dealer's right (seat `(dealer + 1) % players`). Only the cutter's view has `cut_card`, the top "
         f'card it drew (`{drawn}`, the first card of the seed `"chkobba"` in [the test '
-        "vectors](docs/seeded-shuffle.md#test-vectors))."
+        "vectors](seeded-shuffle.md#test-vectors))."
     )
     cut_text = (
         f"**playRound**, with `TOKEN` the deal's `state_token`: seat {cutter} puts `{drawn}` on the table "
@@ -75,7 +164,7 @@ def render_cut() -> str:
 
 
 def render() -> str:
-    client = _client()
+    client = service_client()
     out = []
     rulesets = client.get("/v1/rulesets").get_json()["rulesets"]
     out.append(
@@ -157,10 +246,23 @@ def _between(text: str, begin: str, end: str, content: str) -> str:
     return text[:start] + "\n" + content + "\n" + text[stop:]
 
 
+def rewritten(text: str) -> str:
+    """The page with the answer of each of its examples (but the sequence's) as the service gives it."""
+    test_client = service_client()
+    for example in reversed(list(examples(text))):
+        shown = answer_as_shown(example, call(test_client, example.path, example.body))
+        text = text[: example.start] + shown + text[example.end :]
+    return text
+
+
 def main() -> None:
-    text = README.read_text(encoding="utf-8")
-    text = _between(text, BEGIN, END, render())
-    README.write_text(_between(text, CUT_BEGIN, CUT_END, render_cut()), encoding="utf-8")
+    api = API_PAGE.read_text(encoding="utf-8")
+    API_PAGE.write_text(_between(api, BEGIN, END, render()), encoding="utf-8")
+    cut = CUT_PAGE.read_text(encoding="utf-8")
+    CUT_PAGE.write_text(_between(cut, CUT_BEGIN, CUT_END, render_cut()), encoding="utf-8")
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        page.write_text(rewritten(text), encoding="utf-8")
 
 
 if __name__ == "__main__":

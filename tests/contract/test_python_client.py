@@ -154,13 +154,14 @@ def test_the_contract_itself_as_yaml_and_as_json(generated: ModuleType, client: 
     assert as_json.to_dict()["info"]["title"] == "Chkobba referee"
 
 
-def test_the_readme_example_prints_what_the_readme_shows(
+def test_the_documented_example_prints_what_the_page_shows(
     generated: ModuleType, client: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Python client\n", 1)[1]
+    page = (ROOT / "docs" / "clients" / "python.md").read_text(encoding="utf-8")
+    section = page.split("## One stateless call\n", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     shown = section.split("```text\n", 1)[1].split("```", 1)[0]
     assert 'Client(base_url="http://127.0.0.1:8080")' in code
     monkeypatch.setattr(generated, "Client", lambda base_url: client)  # the service in-process
-    exec(compile(code, "README.md (Python client)", "exec"), {})  # noqa: S102 - the README's own example
+    exec(compile(code, "docs/clients/python.md", "exec"), {})  # noqa: S102 - the page's own example
     assert capsys.readouterr().out == shown

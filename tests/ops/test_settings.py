@@ -1,6 +1,6 @@
 """Every setting is declared once (service/ops/settings.py), read once, from that module alone, and the
-README's settings table is made from the declarations; a wrong value stops the start with one line
-that names it, under gunicorn as in create_app()."""
+settings table of docs/operations.md is made from the declarations; a wrong value stops the start
+with one line that names it, under gunicorn as in create_app()."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ DECLARED = {s.name for s in SETTINGS}
 
 
 def readme_table() -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    """The settings table of docs/operations.md."""
+    page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    section = page.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
     return [line for line in section.splitlines() if line.startswith("|")]
 
 
@@ -48,7 +49,7 @@ def readme_table() -> list[str]:
 
 
 def test_the_readme_table_is_made_from_the_declarations() -> None:
-    """`python -m service.ops.settings` prints the table; paste it into the README's "Settings"."""
+    """`python -m service.ops.settings` prints the table; paste it into docs/operations.md's "Settings"."""
     assert readme_table() == settings.table_rows()
 
 

@@ -1,5 +1,5 @@
 """Every problem code the service can answer is in the one table of codes (service/api/codes.py),
-which the contract's Problem.code enum and the README's table are made from."""
+which the contract's Problem.code enum and the table of docs/api.md are made from."""
 
 from __future__ import annotations
 
@@ -54,9 +54,9 @@ def test_the_contract_lists_exactly_the_codes_of_the_table() -> None:
     assert schemas["ProblemCode"]["enum"] == list(CODES)
 
 
-def test_the_readme_table_lists_every_code_with_its_status_and_advice() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("#### Problem codes\n\n", 1)[1].split("\n\n", 1)[0]
+def test_the_api_reference_table_lists_every_code_with_its_status_and_advice() -> None:
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    table = page.split("\n## Problem codes\n", 1)[1].split("\n## ", 1)[0]
     rows = dict(re.findall(r"^\| `([a-z-]+)` \| (.+?) \|$", table, flags=re.MULTILINE))
     assert set(rows) == set(CODES)
     for code, entry in CODES.items():

@@ -317,7 +317,7 @@ def test_a_reference_to_nothing_is_caught(line: str, expected: list[str]) -> Non
 @pytest.mark.parametrize(
     "line",
     [
-        "docs/rules.md §7.5, docs/seeded-shuffle.md, [the README](README.md#the-api), service/rules/round.py",
+        "docs/rules.md §7.5, docs/seeded-shuffle.md, [the README](README.md#the-two-commands), service/rules/round.py",
         "tests/vectors/*.json, artifacts/screenshots/<name>.png, /usr/bin/chromium, /tmp/x.json, service.rules",
         f"https://example.com/a/b{MD}, [a page](https://example.org/x{MD}), `conftest.py`, tests/browser/",
         "[the rules](/rules), [a section](/rules#75-worked-example-001-section-06), application/json, src/client.ts",
