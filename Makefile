@@ -109,7 +109,7 @@ openapi: install
 	$(BIN)/python -m service.contract
 	cd $(TS_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent generate
 
-# Rewrite the README's API examples with the service's real answers.
+# Rewrite every curl example of README.md and docs/ with the service's real answers (tests/contract/test_readme.py checks them).
 readme: install
 	$(BIN)/python -m scripts.readme_examples
 

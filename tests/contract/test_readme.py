@@ -68,6 +68,15 @@ def test_a_length_is_shown_for_a_value_that_changes_and_checked() -> None:
     }
 
 
+def test_the_rules_core_example_gives_the_value_shown() -> None:
+    page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    code = page.split("\n## The rules core\n", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    *statements, expression, shown = code.strip().splitlines()
+    space: dict[str, Any] = {}
+    exec("\n".join(statements), space)  # noqa: S102 - the page's own example
+    assert f"# {eval(expression, space)!r}" == shown  # noqa: S307 - the page's own expression
+
+
 def _sequence(page: Path) -> list[Example]:
     block = CUT_EXAMPLE.search(page.read_text(encoding="utf-8"))
     assert block is not None, f"{page.name} has no chkobba deal through its cut"
