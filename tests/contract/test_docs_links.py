@@ -5,6 +5,8 @@ gives it (the rule of ``service/web/documents.py``, which gives the served pages
 Links are read as a Markdown renderer reads them (markdown-it-py, as the pages are rendered), so a link shown
 inside a code block or a code span is no link. URLs and the service's own paths (``/rules#...``) are left to
 tests/unit/test_references.py, which checks them against the application's routes.
+
+The README stays a front page (at most 300 lines, its sections fixed) whose map links every page.
 """
 
 from __future__ import annotations
@@ -63,6 +65,20 @@ def broken(page: Path, target: str) -> str | None:
 def test_every_relative_link_resolves(page: Path) -> None:
     problems = [why for target in links(page.read_text(encoding="utf-8")) if (why := broken(page, target))]
     assert problems == []
+
+
+def test_the_readme_is_a_front_page_of_at_most_300_lines() -> None:
+    """What the service is, the two commands, a first call, the map, problems, receipts: the rest is in docs/."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 300
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings == [
+        "## The two commands",
+        "## A first call",
+        "## The documentation",
+        "## How to read a problem",
+        "## How to check a receipt",
+    ]
 
 
 def test_the_readme_links_every_page_of_docs() -> None:
