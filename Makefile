@@ -122,4 +122,5 @@ readme: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(TS_CLIENT)/node_modules $(TS_CLIENT)/dist \
+		clients/python/generated \
 		tools/contract-lint/node_modules
