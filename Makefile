@@ -12,7 +12,7 @@ TS_CLIENT := clients/typescript
 # service and rewrites the tests' asserts again (about 2 s of each `make test-fast`).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install install-runtime test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install install-runtime test test-fast lint contract-lint offline-checks browser ts-client python-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,13 @@ browser:
 # against a gunicorn they start and stop.
 ts-client: install
 	bash scripts/ts_client_tests.sh
+
+# The Python client, generated from the contract into clients/python/generated/ (git ignores it), as a game
+# integrator would: PYTHONPATH=clients/python/generated then imports chkobba_referee_client
+# (clients/python/examples/game_loop.py, docs/game-loops.md).
+python-client: install
+	$(BIN)/openapi-python-client generate --path openapi.yaml --config clients/python/config.yml \
+		--meta none --output-path clients/python/generated/chkobba_referee_client --overwrite
 
 test: lint contract-lint offline-checks browser ts-client
 	$(BIN)/pytest
@@ -115,4 +122,5 @@ readme: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(TS_CLIENT)/node_modules $(TS_CLIENT)/dist \
+		clients/python/generated \
 		tools/contract-lint/node_modules

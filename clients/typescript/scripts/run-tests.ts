@@ -1,6 +1,6 @@
 /**
- * `npm test`: starts the service once (or takes SERVICE_URL), runs every test file under node's test runner
- * with SERVICE_URL set, and stops the service after, whatever happened.
+ * `npm test`: starts the service once (or takes SERVICE_URL), runs every test file of test/ and examples/ under node's
+ * test runner with SERVICE_URL set, and stops the service after, whatever happened.
  *
  * Extra arguments go to `node --test` (for example `npm test -- --test-name-pattern=shuffle`).
  */
@@ -9,10 +9,13 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CLIENT_DIR, startService } from "./service.js";
 
-const files = readdirSync(join(CLIENT_DIR, "test"))
-  .filter((name) => name.endsWith(".test.ts"))
-  .sort()
-  .map((name) => join("test", name));
+// The client's tests, then the examples' (examples/game-loop.ts, docs/game-loops.md).
+const files = ["test", "examples"].flatMap((folder) =>
+  readdirSync(join(CLIENT_DIR, folder))
+    .filter((name) => name.endsWith(".test.ts"))
+    .sort()
+    .map((name) => join(folder, name)),
+);
 
 const service = await startService();
 let child: ChildProcess | undefined;
