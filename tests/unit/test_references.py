@@ -49,7 +49,18 @@ SKIPPED = frozenset({"package-lock.json", ".gitignore", ".dockerignore"})
 THIS = Path(__file__).resolve().relative_to(ROOT).as_posix()
 # Made by a build, a test or `make install`, never committed (see .gitignore): a path through one is no citation.
 GENERATED = frozenset(
-    {".venv", "artifacts", "build", "dist", "node_modules", "__pycache__", ".hypothesis", ".schemathesis", "mutants"}
+    {
+        ".venv",
+        "artifacts",
+        "build",
+        "dist",
+        "node_modules",
+        "__pycache__",
+        ".hypothesis",
+        ".schemathesis",
+        "mutants",
+        "generated",  # clients/python/generated: make python-client
+    }
 )
 # Files of other projects that a file names: not ours to hold.
 NOT_OURS = frozenset(
