@@ -59,7 +59,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 RULES = ProfileId.CHKOBBA
 PLAYERS = 4
-MAX_DEALS = 10  # a redeal is rare (about 1 deal in 30): ten void deals in a row would be a bug
+MAX_DEALS = 10  # a redeal is rare (a few deals in a hundred): ten void deals in a row would be a bug
 T = TypeVar("T")
 
 

@@ -42,7 +42,7 @@ import {
 
 const RULES = "chkobba";
 const PLAYERS = 4;
-const MAX_DEALS = 10; // a redeal is rare (about 1 deal in 30): ten void deals in a row would be a bug
+const MAX_DEALS = 10; // a redeal is rare (a few deals in a hundred): ten void deals in a row would be a bug
 
 /** A check of the game server failed. */
 export class GameError extends Error {
