@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         print_table(client.times["plain"])
         return 0
     for kind in KINDS:
-        print(f"\n{kind}: {'sealed, dealt from a seed' if kind == 'plain' else 'sealed, clocked, committed'}")
+        print(f"\n{kind}: {'sealed, the same deck' if kind == 'plain' else 'sealed, clocked, committed'}")
         print_table(client.times[kind])
     plains, fairs = (client.times[kind]["playRound"] for kind in KINDS)
     plain, fair = statistics.median(plains), statistics.median(fairs)

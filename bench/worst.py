@@ -14,7 +14,9 @@ for the most expensive ones in three stages, all seeded (``--seed``):
    them all), with two, three or four players, empty or full stocks; a legalCaptures or applyMove
    table is bare and unbounded: three kings on every other card (a king then has over 1,600
    captures). Also face_sums, scopa's most-cards rule, sealed states, a deal with four sealed views,
-   whole records whose last move is illegal;
+   whole records whose last move is illegal, commitDeal's only body, committed and clocked deals
+   (four seeds of 128 characters), and the timeout move of every such state in a clocked round whose
+   time ran out (the default move: a hint search, then the play);
 2. **random valid bodies**: states, piles and round points taken from rounds actually played with
    the service's own core (``deal_round``, then moves from ``legal_moves``, laying cards to grow the
    table), stopped at any point; tables and hands; records played the same way;
