@@ -14,7 +14,9 @@ for the most expensive ones in three stages, all seeded (``--seed``):
    them all), with two, three or four players, empty or full stocks; a legalCaptures or applyMove
    table is bare and unbounded: three kings on every other card (a king then has over 1,600
    captures). Also face_sums, scopa's most-cards rule, sealed states, a deal with four sealed views,
-   whole records whose last move is illegal;
+   whole records whose last move is illegal, commitDeal's only body, committed and clocked deals
+   (four seeds of 128 characters), and the timeout move of every such state in a clocked round whose
+   time ran out (the default move: a hint search, then the play);
 2. **random valid bodies**: states, piles and round points taken from rounds actually played with
    the service's own core (``deal_round``, then moves from ``legal_moves``, laying cards to grow the
    table), stopped at any point; tables and hands; records played the same way;
@@ -52,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import answer_of, machine, write_json
+from service.rules.fair import MAX_SEAT_SEED_CHARS
 from service.rules.scoring import MOST_POINTS
 from service.rules.sweeps import MAX_SWEEPS
 
@@ -78,7 +81,9 @@ CLAIM_MAXIMA = {
 @dataclass
 class Request:
     """One request of the search. A body may carry a sealed state as ``{"$sealed": state}`` in place
-    of its ``state_token``: it is sealed with the server's keys when sent (``rendered``)."""
+    of its ``state_token``, with ``"$round"`` beside it for what the token carries beside the state
+    (a clock: service/api/sealed_rounds.py), and a committed deal's ``fair.commit_token`` as
+    ``{"$commit": <server seed, hex>}``: each is sealed with the server's keys when sent (``rendered``)."""
 
     operation: str
     method: str
@@ -86,13 +91,20 @@ class Request:
     body: Body | None = None
     label: str = ""
 
-    def rendered(self, seal: Callable[[dict[str, Any]], str]) -> Body | None:
+    def rendered(self, seal: Callable[..., str]) -> Body | None:
         if self.body is None:
             return None
         body = dict(self.body)
         token = body.get("state_token")
         if isinstance(token, dict) and "$sealed" in token:
-            body["state_token"] = seal(token["$sealed"])
+            carried = {"round": token["$round"]} if "$round" in token else {}
+            body["state_token"] = seal({**token["$sealed"], **carried})
+        fair = body.get("fair")
+        if isinstance(fair, dict) and isinstance(fair.get("commit_token"), dict):
+            from service.api.sealing import COMMIT
+
+            server_seed = fair["commit_token"]["$commit"]
+            body["fair"] = {**fair, "commit_token": seal({"server_seed": server_seed}, kind=COMMIT)}
         return body
 
     def to_json(self) -> dict[str, Any]:
@@ -761,6 +773,8 @@ def _deal_op() -> Operation:
             out.append(Request(name, "post", path, sealed, f"{players} sealed views, {_profile(rules)}"))
             plain = {**common, "deck": list(CODES)}
             out.append(Request(name, "post", path, plain, f"the state and the deck, {players} players"))
+            fair = {**common, "sealed": True, **_fair_deal(players, "x" * MAX_SEAT_SEED_CHARS), **LONGEST_CLOCK}
+            out.append(Request(name, "post", path, fair, f"committed and clocked, {players} seeds of 128 characters"))
         return out
 
     def sample(rng: random.Random) -> Request:
@@ -772,17 +786,55 @@ def _deal_op() -> Operation:
             "dealer": rng.randrange(players),
             "sealed": rng.random() < 0.6,
         }
-        if rng.random() < 0.5:
+        draw = rng.random()
+        if draw < 0.4:
             body["seed"] = "".join(rng.choice("abcdef0123456789") for _ in range(rng.randint(1, 64)))
-        else:
+        elif draw < 0.7 or not body["sealed"]:
             deck = list(CODES)
             rng.shuffle(deck)
             body["deck"] = deck
+        else:  # a committed deal (sealed only), clocked or not
+            body |= _fair_deal(players, "".join(rng.choice("seat-ΣΩسعيد") for _ in range(rng.randint(1, 128))))
+            if rng.random() < 0.5:
+                body["clock"] = {"turn_seconds": rng.randint(1, 3600), "grace_seconds": rng.randint(0, 30)}
         if _profile(rules) == "chkobba" and rng.random() < 0.7:
             body["cut"] = rng.choice(["keep", "table"])
         return Request(name, "post", path, body)
 
     return Operation(name, "post", path, extremes, sample)
+
+
+# A committed deal's commit token, and a clock, at the contract's largest; a clocked round's token.
+LONGEST_CLOCK: Body = {"clock": {"turn_seconds": 3600, "grace_seconds": 30}, "context": "t" * 128}
+SERVER_SEED = "5eed" * 16  # 32 bytes, hex: the seed a commit token holds
+
+
+def _fair_deal(players: int, seed: str) -> Body:
+    """dealRound's ``fair``: a commit token (sealed when sent) and one seed per seat."""
+    seeds = [f"{seed[:-1]}{seat}" for seat in range(players)]
+    return {"fair": {"commit_token": {"$commit": SERVER_SEED}, "seeds": seeds}}
+
+
+def _expired_clock(state: dict[str, Any]) -> dict[str, Any]:
+    """What the token of a clocked round carries beside ``state``, its seat to move's time run out
+    long ago (dealt in 2023, a turn of a second): a timeout move plays the default move for it.
+    No record: a crafted state has none (neither has any other sealed state here)."""
+    clock = {"turn_ms": 1000, "grace_ms": 0, "dealt_at_ms": 1_700_000_000_000, "last_ms": 0}
+    return {"id": "worst-case", "seq": 0, "clock": clock}
+
+
+def _timeout(state: dict[str, Any]) -> Body:
+    """playRound's body: the timeout move of the seat to move, in a clocked round whose time ran out."""
+    return {
+        "state_token": {"$sealed": state, "$round": _expired_clock(state)},
+        "move": {"timeout": True, "seat": state["turn"]},
+    }
+
+
+def _commit_op() -> Operation:
+    """commitDeal: its only body is ``{}`` (a seed drawn, its hash, a commit token sealed)."""
+    name, path = "commitDeal", "/v1/deals/commitments"
+    return Operation(name, "post", path, lambda: [Request(name, "post", path, {}, "{}, its only body")])
 
 
 # playRound, viewRound, suggestMoves: round states.
@@ -925,11 +977,16 @@ def _play_op() -> Operation:
             )
             legal = _legal_pairs(state)[0]
             out.append(Request(name, "post", path, {"state_token": _sealed(state), "move": legal}, f"sealed: {label}"))
+            if state["phase"] == "play":  # the default move: the hints' search, then the play
+                out.append(Request(name, "post", path, _timeout(state), f"timeout: {label}"))
         return out
 
     def sample(rng: random.Random) -> Request:
         state = random_state(rng)
-        move = illegal(state) if rng.random() < 0.5 else rng.choice(_legal_pairs(state))
+        draw = rng.random()
+        if draw < 0.2 and state["phase"] == "play":
+            return Request(name, "post", path, _timeout(state), f"timeout, played: {describe(state)}")
+        move = illegal(state) if draw < 0.6 else rng.choice(_legal_pairs(state))
         body: Body = {"move": move}
         if rng.random() < 0.4:
             body["state_token"] = _sealed(state)
@@ -944,6 +1001,8 @@ def _play_op() -> Operation:
         new = mutate_state(state, rng)
         if new is None:
             return None
+        if "timeout" in body["move"]:  # stays a timeout of the seat to move, its time run out
+            return Request(name, "post", path, _timeout(new), f"hill climbing, timeout: {describe(new)}")
         body["move"] = illegal(new) if rng.random() < 0.6 else rng.choice(_legal_pairs(new))
         if sealed:
             body["state_token"] = _sealed(new)
@@ -1060,6 +1119,7 @@ def operations() -> list[Operation]:
         _get("getOpenapiJson", "/openapi.json"),
         _get("getReadiness", "/readyz"),
         _captures_op(),
+        _commit_op(),
         _hints_op(),
         _match_op(),
         _moves_op(),

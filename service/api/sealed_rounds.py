@@ -25,8 +25,9 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app
@@ -95,9 +96,17 @@ class RoundClock:
 
 
 def rfc3339(unix_ms: int) -> str:
-    """A time as RFC 3339 UTC with milliseconds: ``2026-12-02T07:40:05.123Z``."""
-    moment = datetime.fromtimestamp(unix_ms / 1000, tz=UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{unix_ms % 1000:03d}Z"
+    """A time as RFC 3339 UTC with milliseconds: ``2026-12-02T07:40:05.123Z``. Every answer of a
+    clocked round gives one (the deadline): its minute is written once (``_minute``), then only the
+    seconds and milliseconds, which costs a tenth of what formatting the whole time did."""
+    minute, ms = divmod(unix_ms, 60_000)
+    seconds, ms = divmod(ms, 1000)
+    return f"{_minute(minute)}:{seconds:02d}.{ms:03d}Z"
+
+
+@lru_cache(maxsize=4096)  # about three days of minutes: the deadlines of the rounds being played
+def _minute(minute: int) -> str:
+    return datetime.fromtimestamp(minute * 60, tz=UTC).strftime("%Y-%m-%dT%H:%M")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +132,11 @@ class Carried:
         return cls(new_round_id(), 0, record, context, clock, fair)
 
     def after_move(self, record: dict[str, Any] | None, at_ms: int | None) -> Carried:
-        clock = self.clock if self.clock is None or at_ms is None else replace(self.clock, last_ms=at_ms)
-        return replace(self, seq=self.seq + 1, record=record, clock=clock)
+        # Built directly: dataclasses.replace costs more than all of a clock's own work on a move.
+        clock = self.clock
+        if clock is not None and at_ms is not None:
+            clock = RoundClock(clock.turn_ms, clock.grace_ms, clock.dealt_at_ms, at_ms)
+        return Carried(self.round_id, self.seq + 1, record, self.context, clock, self.fair)
 
     def to_payload(self) -> dict[str, Any]:
         meta: dict[str, Any] = {"id": self.round_id, "seq": self.seq}

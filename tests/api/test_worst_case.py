@@ -26,7 +26,6 @@ RECORDED = json.loads(WORST_BODIES.read_text(encoding="utf-8"))["operations"]
 NOT_SEARCHED = {
     "replayMatch": "tests/api/test_match_replay.py, the largest valid records (README, 'Replaying a match')",
     "getJwks": "tests/api/test_receipts.py: a constant answer, the receipt keys (about 170 bytes a key)",
-    "commitDeal": "tests/api/test_fair_play.py: a constant answer, a commitment and a sealed seed (TODO: measure)",
 }
 
 
@@ -75,3 +74,30 @@ def test_the_largest_answers_are_the_capture_lists_of_a_bare_table_and_none_reac
     assert biggest["playRound"] < 32 * 1024
     assert biggest["suggestMoves"] < 32 * 1024
     assert max(biggest.values()) <= LIMIT_BYTES
+
+
+def test_the_search_deals_committed_and_clocked_rounds_and_plays_timeouts(client):
+    """The constructed bodies of issue 26's operations are what they say: a committed, clocked deal
+    (its commit token sealed when sent) deals a clocked round, and the timeout move of a seat whose
+    time ran out is played for it, as the default move."""
+    from bench.worst import Meter, operations
+
+    meter = Meter()
+    by_name = {op.name: op for op in operations()}
+    fair_deals = [r for r in by_name["dealRound"].extremes() if "fair" in (r.body or {})]
+    timeouts = [r for r in by_name["playRound"].extremes() if "timeout" in (r.body or {}).get("move", {})]
+    assert len(fair_deals) == 4 and len(timeouts) >= 4
+    for request in fair_deals:
+        _, _, status, answer = meter.once(request)
+        dealt = json.loads(answer)
+        assert status == 200, dealt
+        assert dealt["clock"]["seat"] == dealt["views"][0]["turn"] and "server_seed" not in answer.decode()
+    for request in timeouts:
+        _, _, status, answer = meter.once(request)
+        played = json.loads(answer)
+        assert status == 200, played
+        assert played["event"]["auto"] == "timeout" and played["event"]["seat"] == request.body["move"]["seat"]
+    commit = by_name["commitDeal"].extremes()
+    assert [r.body for r in commit] == [{}]
+    _, _, status, answer = meter.once(commit[0])
+    assert status == 200 and set(json.loads(answer)) == {"commitment", "commit_token"}

@@ -1,5 +1,7 @@
 // The referee's console. It only calls the service's public API (the paths are relative, so the
 // page works behind a path prefix too) and draws what the API answers; it never judges by itself.
+// The one check it makes in the browser is a record's receipt: the signature is verified here, with
+// WebCrypto's Ed25519, against the keys the service publishes at .well-known/jwks.json.
 
 import { LANGS, t, reasonText, cardName, cardPhrase, listAnd, listOr, listText } from "./i18n.js";
 import { cardEl, cardButton, cardRow } from "./cards.js";
@@ -399,6 +401,13 @@ async function review(event) {
     setStatus("review-status", tr("notObject"), "error");
     return;
   }
+  let receipt = $("receipt").value.trim();
+  if (isEndingAnswer(record)) {
+    // The answer that ended a sealed round, pasted whole: its record, and the receipt beside it.
+    receipt = receipt || (typeof record.record_receipt === "string" ? record.record_receipt : "");
+    record = record.record;
+  }
+  const receiptCheck = receipt ? checkReceipt(record, receipt) : null; // the record as signed, untouched
   const body = { ...record };
   const notes = [];
   if (body.rules === undefined && body.players === undefined) {
@@ -419,6 +428,7 @@ async function review(event) {
     return;
   }
   const replay = await api("POST", "v1/rounds/replay", body);
+  const signature = receiptCheck ? await receiptCheck : null;
   let decision = null;
   const profileId = typeof body.rules === "string" ? body.rules : body.rules?.profile;
   const rs = replay.ok ? await ruleset(profileId) : null;
@@ -437,7 +447,7 @@ async function review(event) {
   }
   $("check").disabled = false;
   setStatus("review-status", "");
-  app.review = { body, ruleset: rs, replay, decision, notes };
+  app.review = { body, ruleset: rs, replay, decision, notes, signature };
   renderReview();
   const heading = $("review-result").querySelector("h3");
   heading?.focus();
@@ -507,6 +517,9 @@ function renderReview() {
     verdict.append(el("p", { class: "summary", text: tr(data.complete ? "allLegalComplete" : "allLegalIncomplete") }));
   }
   holder.append(verdict);
+  if (review.signature) holder.append(renderReceipt(review.signature));
+  if (data.fair_deal) holder.append(renderFairDeal(data, body));
+  if (body.clock && typeof body.clock === "object") holder.append(renderClock(body.clock));
 
   holder.append(renderMoves(data, ctx, players, explained));
   holder.append(renderPosition(data, ctx));
@@ -574,6 +587,7 @@ function renderMoves(data, ctx, players, explained, round = null) {
       el("span", { class: "move-index", text: tr("moveIndex", moveNumber(move.index)) }),
       el("span", { class: "seat", text: seatLabel(move.seat, players) }),
       el("span", { class: `badge verdict-${move.verdict}`, text: tr(illegal ? "illegal" : "legal") }),
+      moveTime(move),
     );
     const what = el("span", { class: "move-play" });
     if (move.cut) {
@@ -911,6 +925,151 @@ function renderDecision(decision) {
   return section;
 }
 
+// ---- fair play: a committed deal, the turn clock, a record's receipt ---------------------------
+
+// The answer that ends a sealed round (playRound's), pasted whole: it holds the record and its receipt.
+function isEndingAnswer(value) {
+  return value.record !== null && typeof value.record === "object" && !Array.isArray(value.record) && !("moves" in value);
+}
+
+// When a move was made, and whether the service played it for the seat on timeout (the API's own
+// at_ms and auto, kept from the record): "at 0:12.345", "played on timeout".
+function moveTime(move) {
+  const parts = [];
+  if (Number.isInteger(move.at_ms)) {
+    parts.push(el("span", { class: "move-time", "data-at-ms": move.at_ms, dir: "ltr", text: tr("atTime", { t: clockText(move.at_ms) }) }));
+  }
+  if (move.auto === "timeout") parts.push(el("span", { class: "badge auto", "data-auto": "timeout", text: tr("autoTimeout") }));
+  return parts;
+}
+
+// Milliseconds since the deal as minutes, seconds and milliseconds: 72345 -> "1:12.345".
+function clockText(ms) {
+  const minutes = Math.floor(ms / 60000);
+  const seconds = ((ms % 60000) / 1000).toFixed(3).padStart(6, "0");
+  return `${minutes}:${seconds}`;
+}
+
+function renderClock(clock) {
+  const params = { turn: clock.turn_seconds, grace: clock.grace_seconds ?? 2, dealt: clock.dealt_at ?? "" };
+  return el(
+    "section",
+    { class: "turn-clock", id: "turn-clock" },
+    el("h3", { text: tr("clockHeading") }),
+    el("p", { text: tr(clock.dealt_at ? "clockDealt" : "clockLine", params) }),
+  );
+}
+
+// Why a committed deal does not check out, in the page's language, from the service's reason
+// (fair_deal_reason, docs/fair-deals.md); anything else is the service's words alone.
+const FAIR_REASONS = [
+  [/^(\d+) seeds for (\d+) seats/, (n, seats) => ["fairWhy_seeds", { n, seats }]],
+  [/^server_seed is not (hexadecimal|\d+ bytes)/, () => ["fairWhy_format"]],
+  [/^SHA-256 of server_seed is not the commitment/, () => ["fairWhy_commitment"]],
+  [/card (\d+) is (\S+), the derivation gives (\S+)$/, (i, card, expected) => ["fairWhy_deck", { i, card, expected }]],
+];
+
+function renderFairDeal(data, recorded, level = "h3") {
+  const verified = data.fair_deal === "verified";
+  const section = el(
+    "section",
+    { class: `fair-deal ${verified ? "ok" : "bad"}`, "data-fair-deal": data.fair_deal },
+    el(level, { text: tr("fairHeading") }),
+    el("p", { class: "fair-verdict", text: tr(verified ? "fairVerified" : "fairMismatch") }),
+  );
+  if (!verified) {
+    const reason = data.fair_deal_reason || "";
+    const found = FAIR_REASONS.map(([pattern, key]) => [pattern.exec(reason), key]).find(([m]) => m);
+    if (found) section.append(el("p", { class: "fair-reason", text: tr(...found[1](...found[0].slice(1))) }));
+    if (reason) section.append(serviceWords(reason));
+  }
+  const fair = recorded?.fair && typeof recorded.fair === "object" ? recorded.fair : {};
+  const facts = el("dl", { class: "fair-facts" });
+  if (typeof fair.commitment === "string") {
+    facts.append(el("dt", { text: tr("fairCommitment") }), el("dd", {}, el("code", { dir: "ltr", text: fair.commitment })));
+  }
+  (Array.isArray(fair.seeds) ? fair.seeds : []).forEach((seed, seat) => {
+    facts.append(el("dt", { text: tr("fairSeed", { n: seat }) }), el("dd", {}, el("code", { dir: "ltr", text: String(seed) })));
+  });
+  if (facts.childElementCount) section.append(facts);
+  return section;
+}
+
+// A record's receipt (record_receipt): a detached compact JWS, EdDSA (Ed25519), over the RFC 8785
+// canonical JSON of {"operation": "playRound", "record": <record>}, checked here with WebCrypto
+// against the service's keys. Answers {status, kid}: verified, invalid (the record or the receipt
+// was changed), unknown-key, no-keys, malformed, or unsupported (no Ed25519 in this browser).
+async function checkReceipt(record, receipt) {
+  const parts = receipt.split(".");
+  if (parts.length !== 3 || parts[1] !== "") return { status: "malformed" };
+  let header;
+  let signature;
+  try {
+    header = JSON.parse(new TextDecoder().decode(fromBase64url(parts[0])));
+    signature = fromBase64url(parts[2]);
+  } catch {
+    return { status: "malformed" };
+  }
+  const kid = typeof header?.kid === "string" ? header.kid : null;
+  if (header?.alg !== "EdDSA" || kid === null) return { status: "malformed" };
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return { status: "unsupported", kid };
+  const jwks = await api("GET", ".well-known/jwks.json");
+  if (!jwks.ok || !Array.isArray(jwks.data?.keys)) return { status: "no-keys", kid };
+  const jwk = jwks.data.keys.find((k) => k.kid === kid && k.crv === "Ed25519");
+  if (!jwk) return { status: "unknown-key", kid };
+  let key;
+  try {
+    key = await subtle.importKey("raw", fromBase64url(jwk.x), { name: "Ed25519" }, false, ["verify"]);
+  } catch {
+    return { status: "unsupported", kid };
+  }
+  const payload = new TextEncoder().encode(canonicalJson({ operation: "playRound", record }));
+  const input = new TextEncoder().encode(`${parts[0]}.${toBase64url(payload)}`);
+  try {
+    const valid = await subtle.verify({ name: "Ed25519" }, key, signature, input);
+    return { status: valid ? "verified" : "invalid", kid };
+  } catch {
+    return { status: "malformed", kid }; // a signature of the wrong length, say
+  }
+}
+
+// RFC 8785 for what JSON.parse gives: keys sorted by UTF-16 code units (sort's own order), numbers
+// and strings as JSON.stringify writes them, which is how JCS defines them.
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+function toBase64url(bytes) {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const RECEIPT_TONES = { verified: "ok", invalid: "bad", "unknown-key": "bad", malformed: "bad" };
+
+function renderReceipt(signature) {
+  const section = el(
+    "section",
+    { class: `receipt ${RECEIPT_TONES[signature.status] || "unjudged"}`, id: "receipt-check", "data-receipt": signature.status },
+    el("h3", { text: tr("receiptHeading") }),
+    el("p", { class: "receipt-verdict", text: tr(`receipt_${signature.status}`) }),
+  );
+  if (signature.kid) section.append(el("p", { class: "muted" }, tr("receiptKid"), " ", el("code", { dir: "ltr", text: signature.kid })));
+  return section;
+}
+
 // ---- a whole match (replayMatch) ---------------------------------------------------------------
 
 // Rounds and moves are numbered from 1, each beside its index in the API (first_illegal counts from 0).
@@ -1091,6 +1250,7 @@ function renderMatchRound(round, body, ctx, players, illegal) {
   section.append(
     el("p", { class: `dealer ${dealer.valid ? "ok" : "bad"}`, text: tr(dealer.valid ? "dealerOk" : "dealerWrong", dealer) }),
   );
+  if (round.fair_deal) section.append(renderFairDeal(round, recordedRound(body, round.index), "h4"));
   if (round.void) section.append(el("p", { class: "void", text: tr("voidDeal") }));
   else if (!round.complete) section.append(el("p", { class: "stops", text: tr("roundStops") }));
   const data = illegal ? { ...round, state: illegal.illegalRound?.state } : round;
@@ -1370,6 +1530,7 @@ async function start() {
   $("review-form").addEventListener("submit", review);
   // A new record, other rules or other scores: the verdict on screen was not given for them.
   $("record").addEventListener("input", recordChanged);
+  $("receipt").addEventListener("input", clearReview);
   $("scores-fields").addEventListener("input", clearReview);
   $("options-fields").addEventListener("change", clearReview);
   $("profile").addEventListener("change", clearReview);
