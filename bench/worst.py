@@ -135,7 +135,7 @@ class Meter:
         from service.app import create_app
 
         self.keys = new_key()
-        self.app = create_app({"ACCESS_LOG": "", "STATE_KEYS": self.keys})
+        self.app = create_app({"ACCESS_LOG": "", "STATE_KEYS": self.keys, "EPHEMERAL_KEYS": "1"})
         self.seal = self.app.extensions["chkobba.sealer"].seal
 
     def once(self, request: Request) -> tuple[float, int, int, bytes]:

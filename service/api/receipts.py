@@ -16,8 +16,9 @@ included), so whoever holds the body they sent and the answer they got can rebui
 The kid is the key's RFC 7638 JWK thumbprint (SHA-256, base64url). Keys come from
 ``CHKOBBA_RECEIPT_KEYS`` (each the base64url of an Ed25519 key's 32-byte seed, comma-separated): the
 first signs, all of them are published at ``/.well-known/jwks.json``, so that a receipt signed before
-a rotation still verifies while its key is listed. Signing happens on 200 answers only: a problem
-carries no receipt.
+a rotation still verifies while its key is listed; ``CHKOBBA_RECEIPT_PUBLIC_KEYS`` lists public keys
+published there too, a retired key's, so that its receipts verify once its private key is gone.
+Signing happens on 200 answers only: a problem carries no receipt.
 """
 
 from __future__ import annotations
@@ -30,18 +31,19 @@ from typing import Any
 
 import orjson
 import rfc8785
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from flask import Response, current_app, request
 
-from service.ops.settings import Settings
+from service.ops.settings import RFC8037_EXAMPLE_SEED, Settings
 
 from .io import answer, sent
 from .operations import ENDPOINT_TO_OPERATION
 
 # The private key of RFC 8037's examples (Appendix A.1), which anyone can sign with: the contract's
-# examples are signed with it (service/contract.py), so that they are the same on every build.
-EXAMPLE_SEED = base64.urlsafe_b64decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A=")
+# examples are signed with it (service/contract.py), so that they are the same on every build. A
+# server refuses it as a receipt key (service.ops.settings.checked).
+EXAMPLE_SEED = RFC8037_EXAMPLE_SEED
 ALGORITHM = "EdDSA"  # RFC 8037, as the issue asks; RFC 9864 would name it "Ed25519" (README, "Receipts")
 # RFC 8785 reads numbers as IEEE 754 doubles: whole numbers are exact up to 2**53 - 1.
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -63,7 +65,39 @@ def canonical(value: Any) -> bytes:
     tests/property/test_receipts.py checks that both roads agree."""
     if _orjson_writes_it_canonically(value):
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    whole = _integral_floats_as_ints(value)
+    if whole is not value and _orjson_writes_it_canonically(whole):
+        return orjson.dumps(whole, option=orjson.OPT_SORT_KEYS)
     return rfc8785.dumps(value)
+
+
+def _integral_floats_as_ints(value: Any) -> Any:
+    """``value`` with every float of an integral value in JCS's exact range written as the integer it
+    equals (``1.0`` as ``1``, ``-0.0`` as ``0``, as RFC 8785 writes them), a copy of only the
+    containers that hold one; ``value`` itself when nothing changed. Then a body whose numbers are all
+    whole, however a client wrote them, stays on orjson's road (a float costs nothing extra)."""
+    kind = type(value)
+    if kind is float:
+        return int(value) if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else value
+    if kind is dict:
+        changed = None
+        for key, item in value.items():
+            new = _integral_floats_as_ints(item)
+            if new is not item:
+                if changed is None:
+                    changed = dict(value)
+                changed[key] = new
+        return value if changed is None else changed
+    if kind is list:
+        items = None
+        for i, item in enumerate(value):
+            new = _integral_floats_as_ints(item)
+            if new is not item:
+                if items is None:
+                    items = list(value)
+                items[i] = new
+        return value if items is None else items
+    return value
 
 
 def _orjson_writes_it_canonically(value: Any) -> bool:
@@ -102,6 +136,8 @@ def thumbprint(public_key: bytes) -> str:
 @dataclass(frozen=True)
 class Signer:
     seeds: tuple[bytes, ...] = field(repr=False)  # Ed25519 private keys' seeds: the first signs; all are published
+    # Ed25519 public keys published beside the seeds' own: retired keys, whose receipts still verify.
+    public_keys: tuple[bytes, ...] = ()
     kid: str = field(init=False)  # the signing key's
     jwks: dict[str, Any] = field(init=False, repr=False, compare=False)  # every key's public JWK, the signer's first
     jwks_json: bytes = field(init=False, repr=False, compare=False)  # as /.well-known/jwks.json serves it
@@ -113,8 +149,10 @@ class Signer:
             raise ValueError("a Signer needs a key (service.ops.settings.with_receipt_keys makes one)")
         keys = [Ed25519PrivateKey.from_private_bytes(seed) for seed in self.seeds]
         published: dict[str, dict[str, str]] = {}  # by kid: a key listed twice is published once
-        for key in keys:
-            public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        publics = [key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw) for key in keys]
+        for public in publics + [
+            Ed25519PublicKey.from_public_bytes(raw).public_bytes_raw() for raw in self.public_keys
+        ]:
             kid = thumbprint(public)
             published.setdefault(kid, {"kty": "OKP", "crv": "Ed25519", "x": b64url(public), "kid": kid})
             published[kid].update(alg=ALGORITHM, use="sig")
@@ -132,7 +170,7 @@ class Signer:
     @classmethod
     def from_settings(cls, settings: Settings) -> Signer:
         """The signer of ``settings``' receipt keys (``with_receipt_keys`` gives it one)."""
-        return cls(settings.receipt_keys)
+        return cls(settings.receipt_keys, settings.receipt_public_keys)
 
     def sign(self, operation: str, sent_body: Any, answered: Mapping[str, Any]) -> str:
         """The receipt of ``answered``, the answer to ``sent_body`` (the request as sent, parsed)."""

@@ -17,6 +17,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
 )
@@ -33,6 +34,14 @@ LATENCY = Histogram(
 ILLEGAL_MOVES = Counter("chkobba_illegal_moves_total", "Moves judged illegal, by problem code", ["code"])
 TOKENS_REJECTED = Counter("chkobba_state_tokens_rejected_total", "Sealed state tokens refused, by reason", ["reason"])
 CLAIMS = Counter("chkobba_claims_total", "Claims judged, by kind and verdict", ["kind", "verdict"])
+# livemax: a dead worker's file is deleted (metrics_archive), so worker restarts leave nothing behind.
+KEYS_MADE_AT_START = Gauge(
+    "chkobba_keys_made_at_start",
+    "1 where the keys of this kind were made at start (CHKOBBA_EPHEMERAL_KEYS=1): this server's alone, "
+    "lost at a restart, not shared by replicas",
+    ["keys"],
+    multiprocess_mode="livemax",
+)
 STATES_SEALED = Counter("chkobba_state_tokens_sealed_total", "State tokens sealed, by the sealing key's id", ["key_id"])
 
 
@@ -46,6 +55,11 @@ def token_rejected(reason: str) -> None:
 
 def state_sealed(key_id: str) -> None:
     STATES_SEALED.labels(key_id).inc()
+
+
+def keys_made_at_start(*, state: bool, receipt: bool) -> None:
+    KEYS_MADE_AT_START.labels("state").set(int(state))
+    KEYS_MADE_AT_START.labels("receipt").set(int(receipt))
 
 
 def claim(kind: str, accepted: bool | None) -> None:

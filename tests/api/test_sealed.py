@@ -551,9 +551,11 @@ def test_the_lifetime_from_the_environment(monkeypatch, dealt):
     problem(client.post("/v1/rounds/view", json={"state_token": stale, "seat": 0}), 422, "expired-state")
 
 
-def test_the_default_lifetime_is_a_day(monkeypatch):
+def test_the_default_lifetime_is_an_hour(monkeypatch):
+    """At most an hour (a round at 20 s a turn lasts about 12 minutes): a token leaked or kept is worth
+    its hidden cards no longer (docs/security.md)."""
     monkeypatch.delenv("CHKOBBA_STATE_TOKEN_LIFETIME", raising=False)
-    assert create_app({"TESTING": True}).extensions["chkobba.sealer"].lifetime_seconds == 86400
+    assert create_app({"TESTING": True}).extensions["chkobba.sealer"].lifetime_seconds == 3600
 
 
 # ---- keys and rotation ---------------------------------------------------------------------------------
