@@ -83,7 +83,10 @@ def on_starting(server):
     if keyed.metrics_address is not None:
         # The metrics on their own address, served by this master (it reads the workers' files), so
         # that no path of the service's port reaches them (service/ops/metrics_server.py).
+        from service.ops.metrics import keys_made_at_start
         from service.ops.metrics_server import serve_metrics
+
+        keys_made_at_start(state=keyed.key_made_at_start, receipt=keyed.receipt_key_made_at_start)
 
         serve_metrics(keyed.metrics_address, metrics_dir, server.log)
     # What no request should pay for, worked out once here for every worker to inherit: the round

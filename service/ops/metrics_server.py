@@ -18,6 +18,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
+from .metrics import KEYS_MADE
 from .metrics_archive import LockedCollector
 
 PATH = "/metrics"
@@ -41,6 +42,7 @@ def metrics_app(directory: str) -> Callable[..., Iterable[bytes]]:
     """A WSGI app answering ``GET /metrics`` with the merge of the workers' files in ``directory``."""
     registry = CollectorRegistry()
     registry.register(LockedCollector(directory))
+    registry.register(KEYS_MADE)
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("PATH_INFO") != PATH:
