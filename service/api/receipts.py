@@ -58,31 +58,41 @@ def canonical(value: Any) -> bytes:
 
     rfc8785 (Trail of Bits) writes it in pure Python: 0.6 ms of CPU for a whole round's replay (a
     5 KB payload). orjson with sorted keys writes the very same bytes, with the walk that picks the
-    road in a fifth of that, for any value without floats, with whole numbers in JCS's exact range
-    and with keys in ASCII: its strings are escaped as JCS escapes them (checked over every code
-    point), and ASCII keys sort alike by code point and by UTF-16 unit. Anything else (a ``2.0`` a
-    client sent for a score, say) goes to rfc8785, which writes it as JCS says (``2``).
+    road in a fifth of that, for any value whose numbers are whole and in JCS's exact range (a
+    ``2.0`` a client sent for a score is first made the ``2`` JCS writes) and whose keys are ASCII:
+    its strings are escaped as JCS escapes them (checked over every code point), and ASCII keys sort
+    alike by code point and by UTF-16 unit. Anything else (a fraction, a key outside ASCII) goes to
+    rfc8785.
     tests/property/test_receipts.py checks that both roads agree."""
-    if _orjson_writes_it_canonically(value):
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    whole = _integral_floats_as_ints(value)
-    if whole is not value and _orjson_writes_it_canonically(whole):
-        return orjson.dumps(whole, option=orjson.OPT_SORT_KEYS)
-    return rfc8785.dumps(value)
+    # One walk, whatever the numbers: a payload with floats costs what it would with integers.
+    try:
+        ready = _orjson_ready(value)
+    except _NotForOrjson:
+        return rfc8785.dumps(value)
+    return orjson.dumps(ready, option=orjson.OPT_SORT_KEYS)
 
 
-def _integral_floats_as_ints(value: Any) -> Any:
-    """``value`` with every float of an integral value in JCS's exact range written as the integer it
-    equals (``1.0`` as ``1``, ``-0.0`` as ``0``, as RFC 8785 writes them), a copy of only the
-    containers that hold one; ``value`` itself when nothing changed. Then a body whose numbers are all
-    whole, however a client wrote them, stays on orjson's road (a float costs nothing extra)."""
+class _NotForOrjson(Exception):
+    """A value orjson would not write as JCS does: a fraction, a number beyond JCS's exact range, a
+    key outside ASCII, a type that is not JSON's."""
+
+
+def _orjson_ready(value: Any) -> Any:
+    """``value`` as orjson writes it canonically: itself, or a copy of only the containers that hold a
+    float of an integral value, that float written as the integer it equals (``1.0`` as ``1``, ``-0.0``
+    as ``0``, as RFC 8785 writes them), so that a body whose numbers are all whole, however a client
+    wrote them, costs nothing extra; ``_NotForOrjson`` for anything else. One walk, leaves looked at
+    in the loop without a call each (most of a payload is strings in lists)."""
     kind = type(value)
-    if kind is float:
-        return int(value) if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else value
     if kind is dict:
+        if not all(map(str.isascii, value)):
+            raise _NotForOrjson
         changed = None
         for key, item in value.items():
-            new = _integral_floats_as_ints(item)
+            kind = type(item)
+            if kind is str or (kind is int and -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER):
+                continue  # the leaves most payloads are made of, without a call
+            new = _ready_item(item)
             if new is not item:
                 if changed is None:
                     changed = dict(value)
@@ -91,33 +101,41 @@ def _integral_floats_as_ints(value: Any) -> Any:
     if kind is list:
         items = None
         for i, item in enumerate(value):
-            new = _integral_floats_as_ints(item)
+            kind = type(item)
+            if kind is str or (kind is int and -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER):
+                continue  # the leaves most payloads are made of, without a call
+            new = _ready_item(item)
             if new is not item:
                 if items is None:
                     items = list(value)
                 items[i] = new
         return value if items is None else items
-    return value
+    return _ready_item(value)
 
 
 def _orjson_writes_it_canonically(value: Any) -> bool:
-    stack = [value]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        item = pop()
-        kind = type(item)
-        if kind is dict:
-            if not all(map(str.isascii, item)):
-                return False
-            extend(item.values())
-        elif kind is list:
-            extend(item)
-        elif kind is int:
-            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
-                return False
-        elif kind is not str and kind is not bool and item is not None:
-            return False  # a float, a tuple, a subclass: rfc8785 decides
-    return True
+    """Whether orjson writes ``value`` itself as RFC 8785 does (tests/property/test_receipts.py)."""
+    try:
+        return _orjson_ready(value) is value
+    except _NotForOrjson:
+        return False
+
+
+def _ready_item(item: Any) -> Any:
+    kind = type(item)
+    if kind is str or kind is bool or item is None:
+        return item
+    if kind is int:
+        if -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+            return item
+        raise _NotForOrjson
+    if kind is float:
+        if item.is_integer() and -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+            return int(item)
+        raise _NotForOrjson
+    if kind is dict or kind is list:
+        return _orjson_ready(item)
+    raise _NotForOrjson  # a tuple, a subclass: rfc8785 decides
 
 
 def payload(operation: str, sent_body: Any, answered: Mapping[str, Any]) -> bytes:
