@@ -63,6 +63,9 @@ def test_the_metrics_are_on_their_own_address_and_nowhere_on_the_public_port(sta
     for target in (b"http://a/metrics", b"http://a//metrics", b"http://a/%6detrics"):
         answer = raw(server.port, b"GET " + target + b" HTTP/1.1")
         assert answer.startswith((b"HTTP/1.1 404", b"HTTP/1.1 308")) and b"chkobba_" not in answer, target
+        assert b"\r\nX-Content-Type-Options: nosniff\r\n" in answer
+    unparsed = raw(server.port, b"GET /metrics HTTP/1.1\r\nBad Header")  # the worker answers it itself
+    assert unparsed.startswith(b"HTTP/1.1 400") and b"\r\nX-Content-Type-Options: nosniff\r\n" in unparsed
 
 
 @pytest.mark.server
