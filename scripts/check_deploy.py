@@ -19,7 +19,9 @@ There is no Docker engine and no cluster where the tests run, so what can be che
    capability dropped; the metrics directory and /tmp are emptyDirs; the probes hit /healthz and
    /readyz; the termination grace period outlasts the preStop pause plus gunicorn's graceful
    timeout; selectors, ports and the HPA target line up; every environment variable set is one the
-   README documents.
+   README (or docs/security.md, "Settings an operator must give") documents; both key lists come
+   from Secrets and no pod makes keys at start (CHKOBBA_EPHEMERAL_KEYS); the metrics have a port of
+   their own (CHKOBBA_METRICS_ADDRESS), which every NetworkPolicy opens to a namespace selector only.
 5. The Prometheus alert rules: the rule file's shape, that every metric an expression names is one
    the service exports, and, where ``promtool`` is installed (``$PROMTOOL`` or the PATH),
    ``promtool check rules`` and the unit tests of ``*.rules.test.yaml`` (``promtool test rules``):
@@ -365,7 +367,7 @@ def check_policy(docs: list[Doc]) -> list[str]:
             need(f"{where}: set PROMETHEUS_MULTIPROC_DIR to its emptyDir")
         undocumented = sorted(n for n in env if n not in _documented_settings())
         if undocumented:
-            need(f"{where}: environment variables missing from the README's settings table: {undocumented}")
+            need(f"{where}: environment variables undocumented (README, docs/security.md): {undocumented}")
         problems += _check_keys_and_metrics(where, env, c)
         graceful = int(
             env.get("CHKOBBA_GRACEFUL_TIMEOUT", {}).get("value") or _gunicorn_default("CHKOBBA_GRACEFUL_TIMEOUT")
