@@ -38,16 +38,19 @@ COPY docs/rules.md docs/seeded-shuffle.md docs/fair-deals.md ./docs/
 # Byte-compiled now, since the root file system is read-only at run time.
 RUN /opt/venv/bin/python -m compileall -q /app/service
 
-# CHKOBBA_BIND: every interface in the container. PROMETHEUS_MULTIPROC_DIR: a writable temporary
+# CHKOBBA_BIND: every interface in the container. CHKOBBA_METRICS_ADDRESS: the metrics on a port of
+# their own, never the service's (docs/security.md). No key and no CHKOBBA_EPHEMERAL_KEYS: a container
+# started without CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS refuses to start. PROMETHEUS_MULTIPROC_DIR: a writable temporary
 # path, wiped when gunicorn starts (a tmpfs with `docker run --read-only`, an emptyDir in the pod).
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     CHKOBBA_BIND=0.0.0.0:8080 \
+    CHKOBBA_METRICS_ADDRESS=0.0.0.0:9090 \
     PROMETHEUS_MULTIPROC_DIR=/tmp/chkobba-metrics
 
 USER 10001:10001
-EXPOSE 8080
+EXPOSE 8080 9090
 # gunicorn stops gracefully on SIGTERM: it stops accepting, serves the connections already waiting,
 # lets each worker finish its requests (up to CHKOBBA_GRACEFUL_TIMEOUT seconds), then exits 0.
 STOPSIGNAL SIGTERM

@@ -107,8 +107,12 @@ bench-worst: install
 bench-slow: install
 	$(BIN)/python -m bench.slow_clients
 
+# Keys made at start unless the shell gives them (docs/security.md), and the metrics on loopback, on
+# the port after the service's, unless the shell says otherwise.
 run: install-runtime
-	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"
+	PORT=$(PORT) CHKOBBA_EPHEMERAL_KEYS=$${CHKOBBA_EPHEMERAL_KEYS:-1} \
+		CHKOBBA_METRICS_ADDRESS=$${CHKOBBA_METRICS_ADDRESS:-127.0.0.1:$$(($(PORT) + 1))} \
+		$(BIN)/gunicorn -c gunicorn.conf.py "service.app:create_app()"
 
 # Regenerate the committed contract (openapi.yaml and openapi.json at the root) from the schemas and the
 # operation registry, and the TypeScript client's types from the contract.

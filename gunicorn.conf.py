@@ -22,7 +22,9 @@ from service.ops.limits import MAX_HEADER_FIELD_BYTES, MAX_HEADER_FIELDS, MAX_RE
 try:
     # Read once, here in the master before any worker exists; a wrong value stops the start with one
     # line that names it, rather than each worker's boot with a traceback.
-    SETTINGS = service_settings.install(service_settings.read(under_gunicorn=True))
+    # No key made up silently: without CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS the start is
+    # refused here, unless CHKOBBA_EPHEMERAL_KEYS=1 (make run, the tests) asks for keys made at start.
+    SETTINGS = service_settings.install(service_settings.require_keys(service_settings.read(under_gunicorn=True)))
 except service_settings.SettingError as error:
     raise SystemExit(str(error)) from None
 
@@ -78,6 +80,15 @@ def on_starting(server):
     os.environ["CHKOBBA_STATE_KEYS"] = service_settings.encoded_keys(keyed)
     os.environ["CHKOBBA_RECEIPT_KEYS"] = service_settings.encoded_receipt_keys(keyed)
     server.stop = stopping_without_resets(server, server.stop)
+    if keyed.metrics_address is not None:
+        # The metrics on their own address, served by this master (it reads the workers' files), so
+        # that no path of the service's port reaches them (service/ops/metrics_server.py).
+        from service.ops.metrics import keys_made_at_start
+        from service.ops.metrics_server import serve_metrics
+
+        keys_made_at_start(state=keyed.key_made_at_start, receipt=keyed.receipt_key_made_at_start)
+
+        serve_metrics(keyed.metrics_address, metrics_dir, server.log)
     # What no request should pay for, worked out once here for every worker to inherit: the round
     # points a round can give (up to 60 ms for three sides, in the first such decideMatch otherwise).
     from service.rules.sweeps import work_out_every_profile

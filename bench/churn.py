@@ -80,6 +80,7 @@ def run(restarts: int, scrapes: int) -> dict[str, Any]:
     env.update(
         CHKOBBA_BIND=f"127.0.0.1:{port}",
         CHKOBBA_WORKERS=str(WORKERS),
+        CHKOBBA_EPHEMERAL_KEYS="1",  # keys made at start
         CHKOBBA_ACCESS_LOG="",
         PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),
     )

@@ -135,6 +135,7 @@ def server_env(port: int, home: Path, access_log: bool = False) -> dict[str, str
     env = {k: v for k, v in os.environ.items() if k != "CHKOBBA_BIND"}  # CHKOBBA_BIND would override PORT
     env.update(
         CHKOBBA_WORKERS=str(WORKERS),
+        CHKOBBA_EPHEMERAL_KEYS="1",  # keys made at start unless the shell gives them
         CHKOBBA_ACCESS_LOG=str(home / "access.log") if access_log else "",
         PORT=str(port),
         PROMETHEUS_MULTIPROC_DIR=str(home / "metrics"),

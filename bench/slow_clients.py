@@ -68,6 +68,7 @@ def service(worker_class: str, settings: dict[str, str]) -> Iterator[int]:
     env.update(
         PORT=str(port),
         CHKOBBA_WORKERS="2",
+        CHKOBBA_EPHEMERAL_KEYS="1",  # the receipt key, made at start
         CHKOBBA_ACCESS_LOG="",
         PROMETHEUS_MULTIPROC_DIR=str(home / "metrics"),
         **settings,

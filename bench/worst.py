@@ -49,7 +49,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +147,7 @@ class Meter:
         from service.app import create_app
 
         self.keys = new_key()
-        self.app = create_app({"ACCESS_LOG": "", "STATE_KEYS": self.keys})
+        self.app = create_app({"ACCESS_LOG": "", "STATE_KEYS": self.keys, "EPHEMERAL_KEYS": "1"})
         self.seal = self.app.extensions["chkobba.sealer"].seal
 
     def once(self, request: Request) -> tuple[float, int, int, bytes]:
@@ -678,6 +678,47 @@ def _moves_op() -> Operation:
 # rounds played to the end.
 
 
+def with_floats(body: Body, rng: random.Random | None = None) -> Body:
+    """``body`` asking for a receipt, with whole numbers of its claims and scores written as floats
+    (``3.0``): every one, or each with even odds given ``rng``. A float once sent the whole receipt
+    payload through the pure-Python canonicalizer (issue 25); the search keeps trying them."""
+
+    def floated(value: Any, inside: bool) -> Any:
+        if isinstance(value, dict):
+            return {k: floated(v, inside or k in FLOATED) if k != "side" else v for k, v in value.items()}
+        if isinstance(value, list):
+            return [floated(v, inside) for v in value]
+        if inside and type(value) is int and (rng is None or rng.random() < 0.5):
+            return float(value)
+        return value
+
+    return {**floated(body, False), "receipt": True}
+
+
+FLOATED = ("claimed", "scores", "round_points")  # the numbers a client writes: claims, running scores
+
+
+def _with_floats_too(operation: Operation) -> Operation:
+    """``operation`` whose search also tries its bodies with floats and a receipt: a floated copy of
+    each extreme, and of half the random bodies."""
+    extremes, sample = operation.extremes, operation.sample
+
+    def floated_extremes() -> list[Request]:
+        found = extremes()
+        return found + [replace(r, body=with_floats(r.body or {}), label=f"{r.label}, floats, receipt") for r in found]
+
+    def floated_sample(rng: random.Random) -> Request:
+        assert sample is not None
+        request = sample(rng)
+        if rng.random() < 0.5:
+            return replace(
+                request, body=with_floats(request.body or {}, rng), label=f"{request.label}, floats, receipt"
+            )
+        return request
+
+    return replace(operation, extremes=floated_extremes, sample=floated_sample if sample is not None else None)
+
+
 def _scores_op() -> Operation:
     name, path = "scoreRound", "/v1/scores"
 
@@ -1121,11 +1162,11 @@ def operations() -> list[Operation]:
         _captures_op(),
         _commit_op(),
         _hints_op(),
-        _match_op(),
+        _with_floats_too(_match_op()),
         _moves_op(),
         _deal_op(),
         _play_op(),
-        _replay_op(),
+        _with_floats_too(_replay_op()),
         _view_op(),
         _get("listRulesets", "/v1/rulesets"),
         Operation(
@@ -1134,7 +1175,7 @@ def operations() -> list[Operation]:
             "/v1/rulesets/{profile}",
             lambda: [Request("getRuleset", "get", f"/v1/rulesets/{p}", None, p) for p in PLAYERS],
         ),
-        _scores_op(),
+        _with_floats_too(_scores_op()),
     ]
 
 

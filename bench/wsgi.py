@@ -158,7 +158,7 @@ def build_apps() -> dict[str, WSGIApp]:
     from service.api.sealing import new_key
     from service.app import create_app as service
 
-    return {"ceiling": bare(), "service": service({"ACCESS_LOG": "", "STATE_KEYS": new_key()})}
+    return {"ceiling": bare(), "service": service({"ACCESS_LOG": "", "STATE_KEYS": new_key(), "EPHEMERAL_KEYS": "1"})}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

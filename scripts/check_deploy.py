@@ -19,7 +19,10 @@ There is no Docker engine and no cluster where the tests run, so what can be che
    capability dropped; the metrics directory and /tmp are emptyDirs; the probes hit /healthz and
    /readyz; the termination grace period outlasts the preStop pause plus gunicorn's graceful
    timeout; selectors, ports and the HPA target line up; every environment variable set is one the
-   settings table of docs/operations.md documents.
+   settings table of docs/operations.md (or docs/security.md, "Settings an operator must give")
+   documents; both key lists come from Secrets and no pod makes keys at start
+   (CHKOBBA_EPHEMERAL_KEYS); the metrics have a port of their own (CHKOBBA_METRICS_ADDRESS), which
+   every NetworkPolicy opens to a namespace selector only.
 5. The Prometheus alert rules: the rule file's shape, that every metric an expression names is one
    the service exports, and, where ``promtool`` is installed (``$PROMTOOL`` or the PATH),
    ``promtool check rules`` and the unit tests of ``*.rules.test.yaml`` (``promtool test rules``):
@@ -251,11 +254,18 @@ def _find(docs: list[Doc], kind: str) -> list[Doc]:
 
 
 def _documented_settings() -> set[str]:
-    page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    section = page.split("## Settings", 1)[1].split("\n## ", 1)[0]
-    return set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)`", section, re.MULTILINE)) | set(
-        re.findall(r"^\| `[A-Z0-9_]+` / `([A-Z][A-Z0-9_]*)`", section, re.MULTILINE)
-    )
+    """The settings docs/operations.md's table names, and those of docs/security.md's "Settings an
+    operator must give" (the keys, the metrics' address)."""
+    found: set[str] = set()
+    for path, heading in (
+        (ROOT / "docs/operations.md", "## Settings"),
+        (ROOT / "docs/security.md", "## Settings an operator"),
+    ):
+        text = path.read_text(encoding="utf-8")
+        section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+        found |= set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)`", section, re.MULTILINE))
+        found |= set(re.findall(r"^\| `[A-Z0-9_]+` / `([A-Z][A-Z0-9_]*)`", section, re.MULTILINE))
+    return found
 
 
 def _gunicorn_default(name: str) -> int:
@@ -265,6 +275,45 @@ def _gunicorn_default(name: str) -> int:
     from service.ops.settings import BY_NAME, read
 
     return int(getattr(read({}), BY_NAME[name].attribute))
+
+
+KEY_SETTINGS = ("CHKOBBA_STATE_KEYS", "CHKOBBA_RECEIPT_KEYS")
+METRICS_PORT_NAME = "metrics"
+
+
+def _check_keys_and_metrics(where: str, env: dict[str, Doc], container: Doc) -> list[str]:
+    """Keys from Secrets and never made at start; the metrics on a port of their own (docs/security.md)."""
+    problems = []
+    for name in KEY_SETTINGS:
+        if "secretKeyRef" not in env.get(name, {}).get("valueFrom", {}):
+            problems.append(f"{where}: {name} must come from a Secret (secretKeyRef), the same for every replica")
+    if "CHKOBBA_EPHEMERAL_KEYS" in env:
+        problems.append(f"{where}: CHKOBBA_EPHEMERAL_KEYS: a pod makes no keys of its own")
+    address = env.get("CHKOBBA_METRICS_ADDRESS", {}).get("value", "")
+    ports = {p["name"]: p["containerPort"] for p in container.get("ports", [])}
+    if not address or address.rpartition(":")[2] != str(ports.get(METRICS_PORT_NAME)):
+        problems.append(f"{where}: CHKOBBA_METRICS_ADDRESS on the container port named {METRICS_PORT_NAME}")
+    return problems
+
+
+def _check_metrics_policy(docs: list[Doc], ports: dict[str, int]) -> list[str]:
+    """Every NetworkPolicy admits the metrics port only from a namespace selector (the monitoring
+    namespace's), in a rule of its own: no rule that admits other clients opens it."""
+    metrics_port = ports.get(METRICS_PORT_NAME)
+    problems = []
+    for policy in _find(docs, "NetworkPolicy"):
+        name = policy["metadata"]["name"]
+        rules = policy["spec"].get("ingress", [])
+        opening = [r for r in rules if not r.get("ports") or metrics_port in [p.get("port") for p in r["ports"]]]
+        if not opening:
+            problems.append(f"NetworkPolicy {name}: no rule admits Prometheus to the metrics port {metrics_port}")
+        for rule in opening:
+            sources = rule.get("from", [])
+            if not sources or any(set(s) != {"namespaceSelector"} for s in sources) or len(rule["ports"]) != 1:
+                problems.append(
+                    f"NetworkPolicy {name}: the metrics port {metrics_port} is open beyond the monitoring namespace"
+                )
+    return problems
 
 
 def check_policy(docs: list[Doc]) -> list[str]:
@@ -321,6 +370,7 @@ def check_policy(docs: list[Doc]) -> list[str]:
         undocumented = sorted(n for n in env if n not in _documented_settings())
         if undocumented:
             need(f"{where}: environment variables missing from docs/operations.md's settings table: {undocumented}")
+        problems += _check_keys_and_metrics(where, env, c)
         graceful = int(
             env.get("CHKOBBA_GRACEFUL_TIMEOUT", {}).get("value") or _gunicorn_default("CHKOBBA_GRACEFUL_TIMEOUT")
         )
@@ -333,6 +383,7 @@ def check_policy(docs: list[Doc]) -> list[str]:
                 f"terminationGracePeriodSeconds {grace} <= preStop {pause} s + gunicorn's graceful timeout {graceful} s"
             )
     ports = {p["name"]: p["containerPort"] for c in containers for p in c.get("ports", [])}
+    problems += _check_metrics_policy(docs, ports)
     annotations = pod["metadata"].get("annotations", {})
     if (
         annotations.get("prometheus.io/scrape") != "true"

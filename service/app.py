@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
+from werkzeug.exceptions import NotFound
 
 from service import web
 from service.api import adjudication, cors, deals, hints, matches, operational, problems, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
 from service.api.receipts import Signer
 from service.api.sealing import Sealer
-from service.ops import observe
+from service.ops import metrics, observe
 from service.ops import settings as service_settings
 from service.ops.limits import MAX_BODY_BYTES
 
@@ -31,8 +32,11 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=spec_yaml, OPENAPI_JSON=spec_json)
     app.config.update({k: v for k, v in (config or {}).items() if k not in overrides})
     chosen = (settings or service_settings.current()).overridden(overrides)
+    if not app.testing:  # a test app serves no one: its keys may be made here, and it says nothing
+        service_settings.require_keys(chosen)
     # Under gunicorn the master made the keys (and warned); a test app needs no warning.
     chosen = service_settings.with_keys(chosen, (lambda _: None) if app.testing else app.logger.warning)
+    metrics.keys_made_at_start(state=chosen.key_made_at_start, receipt=chosen.receipt_key_made_at_start)
     app.extensions["chkobba.settings"] = chosen
     app.extensions["chkobba.sealer"] = Sealer.from_settings(chosen)
     app.extensions["chkobba.signer"] = Signer.from_settings(chosen)
@@ -50,5 +54,29 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     if web.swagger_ui_dist() is None:
         app.logger.warning("%s; the API is unaffected", web.SWAGGER_UI_MISSING)
     cors.install(app, chosen.cors_origins)
+    if chosen.metrics_address is not None:
+        app.before_request(_metrics_served_elsewhere)
+    app.after_request(_not_stored_with_a_token)
     observe.install(app, ENDPOINT_TO_OPERATION, chosen.access_log)
     return app
+
+
+METRICS_ENDPOINT = "ops.getMetrics"  # service/api/operational.py's blueprint and operationId
+TOKEN_FIELD = b'"state_token"'
+
+
+def _metrics_served_elsewhere() -> None:
+    """With CHKOBBA_METRICS_ADDRESS set, the metrics are on that address only: 404 here for the
+    metrics' endpoint, whichever spelling of the path (``/%6detrics``, an absolute-form target) routed
+    to it."""
+    if request.endpoint == METRICS_ENDPOINT:
+        raise NotFound()
+
+
+def _not_stored_with_a_token(response: Response) -> Response:
+    """An answer that carries a state token is worth the hidden cards it seals (docs/security.md): no
+    cache, shared or the browser's, may keep it."""
+    if response.mimetype == "application/json" and not response.direct_passthrough:
+        if TOKEN_FIELD in response.get_data():
+            response.headers["Cache-Control"] = "no-store"
+    return response

@@ -9,7 +9,23 @@ from hypothesis import HealthCheck, settings
 
 from service.strategy import DEFAULT_BUDGET
 
+from . import support
 from .support import CURRENT_TEST
+
+# Keys made at start, as `make run` has them: a server without CHKOBBA_STATE_KEYS and
+# CHKOBBA_RECEIPT_KEYS refuses to start otherwise (docs/security.md). For the apps the tests build in
+# this process, and for every gunicorn they start: clean_environment leaves out the shell's CHKOBBA_*
+# variables, so it is wrapped here, before any test module takes it from tests/support.py. A test of
+# the refusal itself removes the variable from the environment it gets.
+os.environ["CHKOBBA_EPHEMERAL_KEYS"] = "1"
+_clean_environment = support.clean_environment
+
+
+def _clean_environment_with_keys_made_at_start(**settings: str) -> dict[str, str]:
+    return _clean_environment(CHKOBBA_EPHEMERAL_KEYS="1", **settings)
+
+
+support.clean_environment = _clean_environment_with_keys_made_at_start
 
 # Deterministic: the same examples on every run and machine, no example database on disk.
 settings.register_profile(

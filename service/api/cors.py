@@ -45,7 +45,10 @@ def install(app: Flask, origins: Sequence[str]) -> None:
         expose_headers=[REQUEST_ID_HEADER, "Allow"],  # Allow: the methods a 405 problem names
         max_age=MAX_AGE_SECONDS,
         supports_credentials=False,
-        always_send=False,  # no Origin, no CORS headers (flask-cors would list every allowed origin)
+        # With any origin allowed, "*" on every answer, one without Origin too: an answer a cache kept
+        # for a request without Origin (the JWKS, say) must serve a page's request as well. With a list,
+        # no Origin, no CORS headers (flask-cors would list every allowed origin).
+        always_send=anyone,
         vary_header=False,  # Vary: Origin is added below, on every answer that depends on the origin
         automatic_options=True,
         intercept_exceptions=False,  # Flask runs after_request on error answers, 500 included

@@ -9,6 +9,7 @@ process) the default registry answers. The directory is the settings' ``metrics_
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Response
@@ -20,6 +21,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+from prometheus_client.core import GaugeMetricFamily, Metric
 
 from .metrics_archive import LockedCollector
 
@@ -48,6 +50,35 @@ def state_sealed(key_id: str) -> None:
     STATES_SEALED.labels(key_id).inc()
 
 
+class KeysMadeAtStart:
+    """``chkobba_keys_made_at_start{keys}``: 1 where the keys of that kind were made at start. A fact of
+    the server's settings, the same in the master and every worker: answered from them at each scrape,
+    rather than from a sample file that each worker would write at boot."""
+
+    NAME = "chkobba_keys_made_at_start"
+    HELP = (
+        "1 where the keys of this kind were made at start (CHKOBBA_EPHEMERAL_KEYS=1): this server's alone, "
+        "lost at a restart, not shared by replicas"
+    )
+    made: dict[str, bool] = {}
+
+    def collect(self) -> Iterable[Metric]:
+        if self.made:
+            family = GaugeMetricFamily(self.NAME, self.HELP, labels=["keys"])
+            for kind, made in self.made.items():
+                family.add_metric([kind], float(made))
+            yield family
+
+
+KEYS_MADE = KeysMadeAtStart()
+REGISTRY.register(KEYS_MADE)  # the registry of a single process; a multiprocess one adds it (exposition)
+
+
+def keys_made_at_start(*, state: bool, receipt: bool) -> None:
+    """Say whether this server made its keys at start (create_app, and gunicorn's master)."""
+    KeysMadeAtStart.made.update(state=state, receipt=receipt)
+
+
 def claim(kind: str, accepted: bool | None) -> None:
     """One claim judged: accepted, rejected, or (None) one that cannot be judged."""
     CLAIMS.labels(kind, "unjudged" if accepted is None else "accepted" if accepted else "rejected").inc()
@@ -71,6 +102,7 @@ def exposition(directory: str | None) -> Response:
     if directory:
         registry = CollectorRegistry()
         registry.register(LockedCollector(directory))
+        registry.register(KEYS_MADE)
     else:
         registry = REGISTRY
     return Response(generate_latest(registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -30,6 +30,9 @@ ENDPOINT_KEY = "chkobba.endpoint"  # Flask empties environ["werkzeug.request"] w
 # of its path: counted and logged under one of these, never as the operation it asks about.
 PREFLIGHT = "preflight"  # a CORS preflight: OPTIONS with Origin and Access-Control-Request-Method
 OPTIONS = "options"  # any other OPTIONS
+# On every answer: a browser takes each answer for the type it says (JSON, a problem), never sniffs one
+# into HTML or a script.
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
 
 
 class Observed:
@@ -55,6 +58,7 @@ class Observed:
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             nonlocal answered
             headers.append((REQUEST_ID_HEADER, request_id))
+            headers.append(NOSNIFF)
             answered = status, headers
             return start_response(status, headers, exc_info)
 

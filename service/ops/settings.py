@@ -43,6 +43,15 @@ ORIGIN = re.compile(
 DEFAULT_PORTS = {"http": 80, "https": 443}
 # What gunicorn binds to: HOST:PORT (an IPv6 host in brackets), unix:PATH or fd://N.
 BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})|unix:.+|fd://[0-9]+)")
+# RFC 8037's example Ed25519 private key (Appendix A.1): public, so anyone could sign with it. The
+# contract's examples are signed with it (service/contract.py); a server is refused it as a key.
+RFC8037_EXAMPLE_SEED = base64.urlsafe_b64decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A=")
+EPHEMERAL_KEYS = "CHKOBBA_EPHEMERAL_KEYS"
+NEW_KEY_COMMAND = "python -m service.ops.settings --new-key"
+NO_KEYS_REFUSAL = (
+    '{missing} not set: give the keys every replica shares (docs/security.md, "Settings an operator must '
+    'give"), or CHKOBBA_EPHEMERAL_KEYS=1 for keys made at start, for this server alone'
+)
 NO_KEYS_WARNING = (
     "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not survive a "
     "restart or span replicas"
@@ -137,7 +146,31 @@ def new_key() -> str:
 
 
 def key_list(name: str, value: str) -> tuple[bytes, ...]:
-    return tuple(parse_keys(value, name))
+    """A setting's keys; a list given but holding none (``" , , "``) is refused rather than read as
+    unset, which would make a key up at start."""
+    keys = tuple(parse_keys(value, name))
+    if not keys:
+        raise SettingError(f"{name} is set but holds no key: {value!r} (unset it, or give its keys)")
+    return keys
+
+
+def public_key_list(name: str, value: str) -> tuple[bytes, ...]:
+    """Ed25519 public keys, comma-separated base64url of 32 bytes each (as a JWK's ``x``)."""
+    return key_list(name, value)
+
+
+def flag(name: str, value: str) -> bool:
+    if value.strip() not in ("0", "1"):
+        raise SettingError(f"{name} must be 1 or 0, not {value!r}")
+    return value.strip() == "1"
+
+
+def host_and_port(name: str, value: str) -> str:
+    """HOST:PORT, a TCP address of its own (the metrics'), never a socket path."""
+    found = BIND.fullmatch(value)
+    if found is None or found["port"] is None or int(found["port"]) > 65535:
+        raise SettingError(f"{name} must be HOST:PORT (an IPv6 host in brackets), not {value!r}")
+    return value
 
 
 def origins(name: str, value: str) -> tuple[str, ...]:
@@ -191,7 +224,7 @@ class Setting:
     meaning: str  # the README's table's text
     read: Callable[[str, str], Any]  # (name, text) -> value, or a SettingError
     fallback: Callable[[Known], Any]  # the value when unset (or empty, unless empty_is_a_value)
-    empty_is_a_value: bool = False  # CHKOBBA_ACCESS_LOG: empty means no log, not the default
+    empty_is_a_value: bool = False  # CHKOBBA_ACCESS_LOG: empty means no log, not the default; a key list: refused
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -320,10 +353,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "CHKOBBA_STATE_TOKEN_LIFETIME",
         "state_token_lifetime",
-        "`86400`",
-        "seconds a sealed state token stays valid (see [Sealed rounds](#sealed-rounds)); at least 1",
+        "`3600`",
+        "seconds a sealed state token stays valid (see [Sealed rounds](#sealed-rounds)); at least 1; an "
+        "hour by default, a round at 20 s a turn lasting about 12 minutes",
         whole(1),
-        lambda k: 86400,
+        lambda k: 3600,
     ),
     Setting(
         "CHKOBBA_CORS_ORIGINS",
@@ -338,21 +372,54 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "CHKOBBA_STATE_KEYS",
         "state_keys",
-        "unset: a key made at start",
+        "unset: refused at start, unless `CHKOBBA_EPHEMERAL_KEYS=1`",
         "the keys that seal round states, comma-separated base64url, 32 bytes each (the first seals, all "
-        "open); every replica of a deployment needs the same ones",
+        "open); every replica of a deployment needs the same ones; a list with no key, an all-zero key or "
+        "one that is also a receipt key is refused",
         key_list,
         lambda k: (),
+        empty_is_a_value=True,  # an empty Secret is refused, never read as unset
     ),
     Setting(
         "CHKOBBA_RECEIPT_KEYS",
         "receipt_keys",
-        "unset: a key made at start",
+        "unset: refused at start, unless `CHKOBBA_EPHEMERAL_KEYS=1`",
         "the Ed25519 private keys that sign receipts (see [Receipts](#receipts-verdicts-anyone-can-check)), "
         "comma-separated base64url of each key's 32-byte seed (the first signs; all are published in "
-        "`/.well-known/jwks.json`); every replica of a deployment needs the same ones",
+        "`/.well-known/jwks.json`); every replica of a deployment needs the same ones; RFC 8037's example "
+        "key, an all-zero key or a state key is refused",
         key_list,
         lambda k: (),
+        empty_is_a_value=True,  # an empty Secret is refused, never read as unset
+    ),
+    Setting(
+        "CHKOBBA_RECEIPT_PUBLIC_KEYS",
+        "receipt_public_keys",
+        "unset: none",
+        "Ed25519 public keys published in `/.well-known/jwks.json` beside the signing keys' own, "
+        "comma-separated base64url of 32 bytes (a JWK's `x`): a retired receipt key's, so that the receipts "
+        "it signed still verify once its private key is gone (docs/security.md)",
+        public_key_list,
+        lambda k: (),
+        empty_is_a_value=True,  # an empty Secret is refused, never read as unset
+    ),
+    Setting(
+        EPHEMERAL_KEYS,
+        "ephemeral_keys",
+        "`0`",
+        "`1`: a missing `CHKOBBA_STATE_KEYS` or `CHKOBBA_RECEIPT_KEYS` is made at start, for this server "
+        "alone (lost at a restart, not shared by replicas: `make run`, tests); `0`: the start is refused",
+        flag,
+        lambda k: False,
+    ),
+    Setting(
+        "CHKOBBA_METRICS_ADDRESS",
+        "metrics_address",
+        "unset: `/metrics` on the service's own port",
+        "HOST:PORT where gunicorn's master serves `/metrics` (and nothing else); once set, the service's "
+        "port answers 404 for the metrics under any spelling; `make run`: `127.0.0.1:$METRICS_PORT`",
+        host_and_port,
+        lambda k: None,
     ),
 )
 BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
@@ -381,6 +448,9 @@ class Settings:
     cors_origins: tuple[str, ...]
     state_keys: tuple[bytes, ...] = field(repr=False)  # none: with_state_keys makes one
     receipt_keys: tuple[bytes, ...] = field(repr=False)  # Ed25519 seeds; none: with_receipt_keys makes one
+    receipt_public_keys: tuple[bytes, ...] = ()  # published for verification only (retired keys)
+    ephemeral_keys: bool = False  # missing keys may be made at start (require_keys)
+    metrics_address: str | None = None  # None: /metrics on the service's own port
     key_made_at_start: bool = False  # state_keys is one key with_state_keys made, for this server only
     receipt_key_made_at_start: bool = False  # receipt_keys likewise, made by with_receipt_keys
 
@@ -402,7 +472,7 @@ class Settings:
                 values["key_made_at_start"] = False
             if setting.attribute == "receipt_keys":
                 values["receipt_key_made_at_start"] = False
-        return Settings(**values)
+        return checked(Settings(**values))
 
 
 def setting_named(key: str) -> Setting | None:
@@ -425,7 +495,50 @@ def read(environ: Mapping[str, str] | None = None, *, under_gunicorn: bool = Fal
     for setting in SETTINGS:
         known[setting.attribute] = _value(setting, source.get(setting.name), known)
     del known["under_gunicorn"]
-    return Settings(**known)
+    return checked(Settings(**known))
+
+
+def _weak(key: bytes) -> str | None:
+    """Why ``key`` is one that anyone may know, or None."""
+    if key == RFC8037_EXAMPLE_SEED:
+        return "is RFC 8037's example key, which is public"
+    if len(set(key)) == 1:
+        return f"is one byte repeated ({key[0]:#04x})"
+    return None
+
+
+def checked(settings: Settings) -> Settings:
+    """``settings``, or a SettingError for keys that anyone may know (RFC 8037's example key, one
+    byte repeated such as all zeros), or for one key that both seals and signs. An error names the
+    setting and the entry, never the key."""
+    for name, keys in (("CHKOBBA_STATE_KEYS", settings.state_keys), ("CHKOBBA_RECEIPT_KEYS", settings.receipt_keys)):
+        for i, key in enumerate(keys):
+            reason = _weak(key)
+            if reason is not None:
+                raise SettingError(f"{name} entry {i} {reason}: make one with `{NEW_KEY_COMMAND}`")
+    shared = set(settings.state_keys) & set(settings.receipt_keys)
+    if shared:
+        i = next(i for i, key in enumerate(settings.receipt_keys) if key in shared)
+        raise SettingError(
+            f"CHKOBBA_RECEIPT_KEYS entry {i} is also in CHKOBBA_STATE_KEYS: give each use keys of its own"
+        )
+    return settings
+
+
+def require_keys(settings: Settings) -> Settings:
+    """``settings``, if they give both kinds of key or allow keys made at start
+    (``CHKOBBA_EPHEMERAL_KEYS=1``); else a SettingError of one line naming the settings missing. What a
+    server checks before it starts (gunicorn.conf.py, ``create_app`` but for a test app): each replica
+    of a deployment making its own keys would break every round and receipt that crosses replicas."""
+    missing = [
+        name
+        for name, keys in (("CHKOBBA_STATE_KEYS", settings.state_keys), ("CHKOBBA_RECEIPT_KEYS", settings.receipt_keys))
+        if not keys
+    ]
+    if missing and not settings.ephemeral_keys:
+        said = " and ".join(missing) + (" are" if len(missing) > 1 else " is")
+        raise SettingError(NO_KEYS_REFUSAL.format(missing=said))
+    return settings
 
 
 def with_state_keys(settings: Settings, warn: Callable[[str], object]) -> Settings:
@@ -496,5 +609,5 @@ def table_rows(settings: Iterable[Setting] = SETTINGS) -> list[str]:
     return rows
 
 
-if __name__ == "__main__":  # python -m service.ops.settings: the table, for the README
-    sys.stdout.write("\n".join(table_rows()) + "\n")
+if __name__ == "__main__":  # python -m service.ops.settings: the table, for the README; --new-key: a key
+    sys.stdout.write((new_key() if sys.argv[1:] == ["--new-key"] else "\n".join(table_rows())) + "\n")

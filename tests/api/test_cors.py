@@ -271,3 +271,61 @@ def test_a_body_the_worker_refuses_is_answered_with_the_headers(tmp_path: Path) 
         assert head.startswith(b"HTTP/1.1 408 "), slow
         assert f"Access-Control-Allow-Origin: {ALLOWED}".encode() in head.split(b"\r\n")
         assert json.loads(body)["code"] == "request-timeout"
+
+
+# ---- headers on every answer ----------------------------------------------------------------------------
+
+DEAL = {"rules": "scopa", "players": 2, "dealer": 0, "seed": "headers", "sealed": True}
+
+
+def test_with_any_origin_every_api_answer_allows_it_with_or_without_origin() -> None:
+    """With ``*`` the answer does not depend on the Origin: one a cache kept for a request without
+    Origin (the JWKS, fetched by a server) serves a page too, so it says ``*`` as well."""
+    anyone = client_for("*")
+    asked = [
+        anyone.get("/.well-known/jwks.json"),
+        anyone.post("/v1/captures", json=CAPTURES),
+        anyone.post("/v1/captures", json=NOT_A_CARD),  # a problem
+        anyone.get("/v1/rulesets"),
+        anyone.post("/v1/rounds", json=DEAL),
+    ]
+    for response in asked:
+        assert response.headers["Access-Control-Allow-Origin"] == "*", response.request.path
+        assert "Origin" not in response.headers.get("Vary", "")
+    listed = client_for(ALLOWED).get("/.well-known/jwks.json")  # a list: no Origin, no CORS header
+    assert cors_headers(listed) == {} and "Origin" in listed.headers["Vary"]
+
+
+@pytest.mark.parametrize("origins", [None, "*"])
+def test_every_answer_says_nosniff(origins: str | None) -> None:
+    client = client_for(origins)
+    answers = [
+        client.post("/v1/captures", json=CAPTURES),
+        client.post("/v1/captures", json=NOT_A_CARD),
+        client.post("/v1/captures", data=b"{", content_type="application/json"),
+        client.get("/nowhere"),
+        client.put("/v1/captures"),
+        client.get("/metrics"),
+        client.get("/healthz"),
+        client.get("/.well-known/jwks.json"),
+        client.get("/openapi.yaml"),
+        client.get("/referee"),
+        client.options("/v1/captures", headers={"Origin": ALLOWED, **PREFLIGHT}),
+    ]
+    for response in answers:
+        with response:
+            assert response.headers["X-Content-Type-Options"] == "nosniff", (response.request.path, response.status)
+
+
+def test_every_answer_carrying_a_state_token_is_not_stored() -> None:
+    client = client_for(None)
+    dealt = client.post("/v1/rounds", json=DEAL)
+    token = ok(dealt)["state_token"]
+    assert dealt.headers["Cache-Control"] == "no-store"
+    move = {"card": ok(dealt)["views"][1]["hand"][0], "seat": 1}
+    played = client.post("/v1/rounds/play", json={"state_token": token, "move": move})
+    assert "state_token" in ok(played) and played.headers["Cache-Control"] == "no-store"
+    viewed = client.post("/v1/rounds/view", json={"state_token": token, "seat": 0})
+    assert "state_token" not in ok(viewed) and "no-store" not in viewed.headers.get("Cache-Control", "")
+    jwks = client.get("/.well-known/jwks.json")
+    assert jwks.headers["Cache-Control"] == "public, max-age=300"  # no token: cacheable as before

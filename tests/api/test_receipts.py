@@ -431,6 +431,36 @@ def test_a_whole_number_sent_as_a_fraction_is_signed_as_jcs_writes_it(client: Fl
     assert b'"scores":[0,0]' in payload and b'"round_points":[3,3]' in payload
 
 
+def test_integral_floats_take_orjsons_road_and_sign_as_the_integers_they_equal() -> None:
+    """RFC 8785 writes ``1.0`` as ``1`` and ``-0.0`` as ``0``: so does the fast road, without rfc8785,
+    whatever the floats' places; a fraction, or a float beyond 2**53, still goes to rfc8785."""
+    body = {"rules": "scopa", "scores": [0, 1.0], "claimed": {"x": [-0.0, 2.0e3, {"y": 7.0}]}, "n": 9007199254740991.0}
+    assert canonical(body) == rfc8785.dumps(body)
+    as_ints = json.loads(json.dumps(body).replace(".0", ""))
+    assert canonical(body) == orjson.dumps(as_ints, option=orjson.OPT_SORT_KEYS)
+    original = copy.deepcopy(body)
+    canonical(body)
+    assert body == original and type(body["scores"][1]) is float  # the body itself is left alone
+    for odd in ({"a": 0.5}, {"a": [1.0, 1e300]}, {"a": 2.0**60}):
+        assert canonical(odd) == rfc8785.dumps(odd)
+
+
+def test_a_body_with_integral_floats_never_reaches_the_slow_canonicalizer(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's case: the largest replayMatch written with one score as ``1.0`` cost twice the
+    CPU, in rfc8785. Here rfc8785 is not called at all for such a body."""
+    from service.api import receipts
+
+    def slow(value: Any) -> bytes:
+        raise AssertionError("rfc8785 was called")
+
+    monkeypatch.setattr(receipts.rfc8785, "dumps", slow)
+    raw = b'{"rules":"scopa","scores":[0,0.0],"round_points":[3,3.0],"receipt":true}'
+    answer = ok(client.post(PATHS["decideMatch"], data=raw, content_type="application/json"))
+    assert answer["receipt"]
+
+
 # ---- the keys ------------------------------------------------------------------------------------------
 
 
@@ -468,6 +498,34 @@ def test_rotation_a_receipt_of_the_old_first_key_verifies_while_that_key_is_list
     assert not both_verify("scoreRound", request, new_answer, key_set)  # the new key signs now
     dropped = ok(app_client(NEW_KEY).get(JWKS_PATH))
     assert not both_verify("scoreRound", request, old_answer, dropped)
+
+
+def test_a_retired_keys_public_half_keeps_its_receipts_verifiable_once_its_private_key_is_gone(
+    client: FlaskClient, key_set: dict[str, Any]
+) -> None:
+    """CHKOBBA_RECEIPT_PUBLIC_KEYS: the old key's public half, published beside the new signing key,
+    so a receipt signed before the rotation verifies after the old private key is dropped."""
+    body = examples.scores()["piles-with-primiera"]["body"]
+    request, old_answer = asked(client, "scoreRound", body)
+    (old_jwk,) = key_set["keys"]
+    retired = app_client(NEW_KEY, RECEIPT_PUBLIC_KEYS=old_jwk["x"])
+    published = ok(retired.get(JWKS_PATH))
+    assert [k["kid"] for k in published["keys"]][1:] == [old_jwk["kid"]]
+    assert published["keys"][1] == old_jwk  # the same JWK as when it signed
+    assert both_verify("scoreRound", request, old_answer, published)
+    _, new_answer = asked(retired, "scoreRound", body)  # the private key listed signs, never a public one
+    assert (
+        json.loads(base64.urlsafe_b64decode(new_answer["receipt"].split(".")[0] + "=="))["kid"]
+        == (published["keys"][0]["kid"])
+    )
+    assert both_verify("scoreRound", request, new_answer, published)
+    assert not both_verify("scoreRound", request, old_answer, ok(app_client(NEW_KEY).get(JWKS_PATH)))
+
+
+@pytest.mark.parametrize("value", ["not-a-key", "AAAA", " , "])
+def test_a_public_key_that_is_not_one_is_refused_at_start(value: str) -> None:
+    with pytest.raises(ValueError, match="CHKOBBA_RECEIPT_PUBLIC_KEYS"):
+        app_client(NEW_KEY, RECEIPT_PUBLIC_KEYS=value)
 
 
 def test_the_key_set_is_every_key_listed_once_as_rfc_8037_jwks(key_set: dict[str, Any]) -> None:

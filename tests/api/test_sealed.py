@@ -551,9 +551,11 @@ def test_the_lifetime_from_the_environment(monkeypatch, dealt):
     problem(client.post("/v1/rounds/view", json={"state_token": stale, "seat": 0}), 422, "expired-state")
 
 
-def test_the_default_lifetime_is_a_day(monkeypatch):
+def test_the_default_lifetime_is_an_hour(monkeypatch):
+    """At most an hour (a round at 20 s a turn lasts about 12 minutes): a token leaked or kept is worth
+    its hidden cards no longer (docs/security.md)."""
     monkeypatch.delenv("CHKOBBA_STATE_TOKEN_LIFETIME", raising=False)
-    assert create_app({"TESTING": True}).extensions["chkobba.sealer"].lifetime_seconds == 86400
+    assert create_app({"TESTING": True}).extensions["chkobba.sealer"].lifetime_seconds == 3600
 
 
 # ---- keys and rotation ---------------------------------------------------------------------------------
@@ -659,3 +661,33 @@ def test_without_a_key_every_gunicorn_worker_opens_every_token(tmp_path):
         assert set(statuses) == {200}, (statuses, data)
         text = log_path.read_text(errors="replace")
         assert re.search(r"WARNING.*CHKOBBA_STATE_KEYS", text), text[-2000:]
+
+
+def test_a_tokens_holder_sees_every_seats_hand_so_the_token_is_the_game_servers_alone(client):
+    """docs/security.md, "Who holds a token": nothing in viewRound asks who is asking. Whoever holds
+    a token may ask for each seat's view in turn and learn every hand: a token is never a player's."""
+    deal = {"rules": "chkobba", "players": 4, "dealer": 0, "seed": "holder", "cut": "keep", "sealed": True}
+    dealt = ok(client.post("/v1/rounds", json=deal))
+    hands = {view["seat"]: view["hand"] for view in dealt["views"]}
+    for seat in range(4):
+        viewed = ok(client.post("/v1/rounds/view", json={"state_token": dealt["state_token"], "seat": seat}))
+        assert viewed["view"]["hand"] == hands[seat] and len(hands[seat]) == 3
+
+
+def test_a_tokens_holder_gets_the_hints_and_so_the_hand_of_the_seat_to_move(client):
+    dealt = ok(
+        client.post("/v1/rounds", json={"rules": "scopa", "players": 2, "dealer": 0, "seed": "h", "sealed": True})
+    )
+    hinted = ok(client.post("/v1/hints", json={"state_token": dealt["state_token"]}))
+    mover = next(view for view in dealt["views"] if view["seat"] == hinted["seat"])
+    assert {m["move"]["card"] for m in hinted["moves"]} == set(mover["hand"])
+
+
+def test_a_tokens_length_does_not_depend_on_the_hidden_cards(client):
+    """Not compressed: the deals of one shape seal to tokens of one length, whatever their cards."""
+    lengths = {
+        len(ok(client.post("/v1/rounds", json={**deal, "seed": f"length-{i}"}))["state_token"])
+        for deal in [{"rules": "scopa", "players": 2, "dealer": 0, "sealed": True}]
+        for i in range(12)
+    }
+    assert len(lengths) == 1, lengths

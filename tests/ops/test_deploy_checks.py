@@ -67,6 +67,10 @@ def _container(docs: list[Doc]) -> Doc:
     return container
 
 
+def _policy(docs: list[Doc]) -> Doc:
+    return next(d for d in docs if d["kind"] == "NetworkPolicy")
+
+
 def _env(docs: list[Doc], name: str) -> Doc:
     return next(e for e in _container(docs)["env"] if e["name"] == name)
 
@@ -92,6 +96,14 @@ MISTAKES: dict[str, Callable[[list[Doc]], object]] = {
         "scaleTargetRef"
     ].update(name="other"),
     "no PodDisruptionBudget": lambda d: d.remove(next(x for x in d if x["kind"] == "PodDisruptionBudget")),
+    "keys made at start": lambda d: _container(d)["env"].append({"name": "CHKOBBA_EPHEMERAL_KEYS", "value": "1"}),
+    "a state key in the manifest": lambda d: _container(d)["env"].__setitem__(
+        _container(d)["env"].index(_env(d, "CHKOBBA_STATE_KEYS")), {"name": "CHKOBBA_STATE_KEYS", "value": "k"}
+    ),
+    "no receipt key": lambda d: _container(d)["env"].remove(_env(d, "CHKOBBA_RECEIPT_KEYS")),
+    "metrics on the http port": lambda d: _container(d)["env"].remove(_env(d, "CHKOBBA_METRICS_ADDRESS")),
+    "metrics port open to all": lambda d: _policy(d)["spec"]["ingress"][1].pop("from"),
+    "metrics port beside http": lambda d: _policy(d)["spec"]["ingress"][0]["ports"].append({"port": 9090}),
     "unscraped": lambda d: _deployment(d)["spec"]["template"]["metadata"]["annotations"].pop("prometheus.io/scrape"),
 }
 

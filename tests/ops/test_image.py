@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..support import NOT_INSTALLED, build_context
+from ..support import NOT_INSTALLED, build_context, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
@@ -84,6 +84,9 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
     env["HOME"] = str(home)
     env.pop("CHKOBBA_BIND")  # the fixture binds a free loopback port instead
     env.pop("PROMETHEUS_MULTIPROC_DIR")  # and gives a metrics directory of the test's own
+    assert env.pop("CHKOBBA_METRICS_ADDRESS") == "0.0.0.0:9090"  # a fixed port: the test's own is free
+    assert not {"CHKOBBA_EPHEMERAL_KEYS", "CHKOBBA_STATE_KEYS", "CHKOBBA_RECEIPT_KEYS"} & set(env)
+    env["CHKOBBA_METRICS_ADDRESS"] = f"127.0.0.1:{free_port()}"
     server = start_gunicorn(cwd=app_dir, command=command, env=env)
 
     # The code answering is the copy in the context, and the project itself is not installed.
@@ -115,8 +118,6 @@ def test_the_service_runs_from_the_build_context_as_the_image_runs_it(tmp_path: 
 
 
 def test_the_healthcheck_fails_when_nothing_answers() -> None:
-    from ..support import free_port
-
     healthcheck = json.loads(_instruction("HEALTHCHECK").split(" CMD ", 1)[1])
     env = {**os.environ, "CHKOBBA_BIND": f"0.0.0.0:{free_port()}"}
     probe = subprocess.run([sys.executable, *healthcheck[1:]], env=env, capture_output=True, text=True)

@@ -19,7 +19,7 @@ import pytest
 
 from service.app import create_app
 from service.ops import settings
-from service.ops.settings import SETTINGS, SettingError, read
+from service.ops.settings import SETTINGS, SettingError, new_key, read, require_keys
 
 from ..support import (
     NOT_INSTALLED,
@@ -125,10 +125,11 @@ def test_the_defaults() -> None:
         1000000,
         50000,
     )
-    assert (found.access_log, found.log_level, found.state_token_lifetime) == ("-", "info", 86400)
+    assert (found.access_log, found.log_level, found.state_token_lifetime) == ("-", "info", 3600)
     assert (found.metrics_dir, found.control_socket, found.worker_tmp_dir) == (None, None, None)
     assert (found.cors_origins, found.state_keys, found.key_made_at_start) == ((), (), False)
     assert (found.receipt_keys, found.receipt_key_made_at_start) == ((), False)
+    assert (found.receipt_public_keys, found.ephemeral_keys, found.metrics_address) == ((), False, None)
     assert read({"PORT": "9000"}).bind == "127.0.0.1:9000"
     assert read({"CHKOBBA_ACCESS_LOG": ""}).access_log == ""  # empty: no log, not the default
 
@@ -142,6 +143,9 @@ def test_under_gunicorn_the_metrics_have_a_directory_of_the_servers_own() -> Non
     assert read({"PROMETHEUS_MULTIPROC_DIR": "/m"}).metrics_dir == "/m"
 
 
+ZERO_KEY = "A" * 43  # 32 zero bytes
+SOME_KEY = "dEmmJE0d4yJONAGctcsxHxAiWoo-AFl65ZdpbiEgXO4"  # fixed: pytest-xdist's workers collect alike
+RFC8037_KEY = "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"  # RFC 8037, Appendix A.1: public
 WRONG = [
     ("PORT", "http", "PORT must be a whole number, not 'http'"),
     ("PORT", "70000", "PORT must be at most 65535, not 70000"),
@@ -162,6 +166,18 @@ WRONG = [
     ("CHKOBBA_STATE_KEYS", "not-a-key", "CHKOBBA_STATE_KEYS entry 0 is not base64url"),
     ("CHKOBBA_RECEIPT_KEYS", "not-a-key", "CHKOBBA_RECEIPT_KEYS entry 0 is not base64url"),
     ("CHKOBBA_RECEIPT_KEYS", "AAAA,AAAA", "CHKOBBA_RECEIPT_KEYS entry 0 is 3 bytes, not 32"),
+    ("CHKOBBA_STATE_KEYS", "", "CHKOBBA_STATE_KEYS is set but holds no key: ''"),
+    ("CHKOBBA_STATE_KEYS", " , , ", "CHKOBBA_STATE_KEYS is set but holds no key: ' , , '"),
+    ("CHKOBBA_RECEIPT_KEYS", ",", "CHKOBBA_RECEIPT_KEYS is set but holds no key: ','"),
+    ("CHKOBBA_RECEIPT_KEYS", " ", "CHKOBBA_RECEIPT_KEYS is set but holds no key: ' '"),
+    ("CHKOBBA_STATE_KEYS", ZERO_KEY, "CHKOBBA_STATE_KEYS entry 0 is one byte repeated (0x00)"),
+    ("CHKOBBA_RECEIPT_KEYS", f"{SOME_KEY},{ZERO_KEY}", "CHKOBBA_RECEIPT_KEYS entry 1 is one byte repeated (0x00)"),
+    ("CHKOBBA_RECEIPT_KEYS", RFC8037_KEY, "CHKOBBA_RECEIPT_KEYS entry 0 is RFC 8037's example key, which is public"),
+    ("CHKOBBA_STATE_KEYS", RFC8037_KEY, "CHKOBBA_STATE_KEYS entry 0 is RFC 8037's example key, which is public"),
+    ("CHKOBBA_RECEIPT_PUBLIC_KEYS", "AAAA", "CHKOBBA_RECEIPT_PUBLIC_KEYS entry 0 is 3 bytes, not 32"),
+    ("CHKOBBA_EPHEMERAL_KEYS", "yes", "CHKOBBA_EPHEMERAL_KEYS must be 1 or 0, not 'yes'"),
+    ("CHKOBBA_METRICS_ADDRESS", "9100", "CHKOBBA_METRICS_ADDRESS must be HOST:PORT (an IPv6 host in brackets)"),
+    ("CHKOBBA_METRICS_ADDRESS", "unix:/run/m", "CHKOBBA_METRICS_ADDRESS must be HOST:PORT"),
     ("CHKOBBA_CORS_ORIGINS", "example.com", "CHKOBBA_CORS_ORIGINS: 'example.com' is not an origin"),
     ("CHKOBBA_CORS_ORIGINS", "*,http://a", "CHKOBBA_CORS_ORIGINS: * allows every origin"),
     ("CHKOBBA_CORS_ORIGINS", "http://a.example:80", "CHKOBBA_CORS_ORIGINS: 'http://a.example:80' names its scheme's"),
@@ -192,7 +208,7 @@ def test_the_apps_config_overrides_settings_read_as_the_environment_would_be() -
     base = read({})
     changed = base.overridden({"STATE_TOKEN_LIFETIME": 60, "CHKOBBA_CORS_ORIGINS": "http://a.test", "ACCESS_LOG": ""})
     assert (changed.state_token_lifetime, changed.cors_origins, changed.access_log) == (60, ("http://a.test",), "")
-    assert base.state_token_lifetime == 86400  # a copy: the settings themselves never change
+    assert base.state_token_lifetime == 3600  # a copy: the settings themselves never change
     with pytest.raises(SettingError, match="CHKOBBA_STATE_TOKEN_LIFETIME must be given as text, not True"):
         base.overridden({"STATE_TOKEN_LIFETIME": True})
     with pytest.raises(SettingError, match="CHKOBBA_CORS_ORIGINS"):
@@ -318,3 +334,79 @@ def test_every_worker_signs_receipts_with_the_key_made_at_start(tmp_path: Path) 
     assert len(key_sets) == 1 and len(receipts) == 1
     (jwk,) = json.loads(key_sets.pop())["keys"]
     assert json.loads(base64.urlsafe_b64decode(receipts.pop().split(".")[0] + "=="))["kid"] == jwk["kid"]
+
+
+# ---- keys never made up silently ------------------------------------------------------------------------
+
+
+def test_one_key_both_sealing_and_signing_is_refused() -> None:
+    shared = new_key()
+    with pytest.raises(SettingError) as raised:
+        read({"CHKOBBA_STATE_KEYS": f"{new_key()},{shared}", "CHKOBBA_RECEIPT_KEYS": f"{new_key()},{shared}"})
+    says = "CHKOBBA_RECEIPT_KEYS entry 1 is also in CHKOBBA_STATE_KEYS: give each use keys of its own"
+    assert str(raised.value) == says
+    assert shared not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ({}, "CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS are not set"),
+        ({"CHKOBBA_STATE_KEYS": SOME_KEY}, "CHKOBBA_RECEIPT_KEYS is not set"),
+        ({"CHKOBBA_RECEIPT_KEYS": SOME_KEY}, "CHKOBBA_STATE_KEYS is not set"),
+        ({"CHKOBBA_EPHEMERAL_KEYS": "0"}, "CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS are not set"),
+    ],
+)
+def test_without_keys_a_server_is_refused_unless_keys_made_at_start_are_asked_for(given: dict, says: str) -> None:
+    with pytest.raises(SettingError) as raised:
+        require_keys(read(given))
+    assert str(raised.value).startswith(says) and "CHKOBBA_EPHEMERAL_KEYS=1" in str(raised.value)
+    assert "\n" not in str(raised.value)
+    allowed = read({**given, "CHKOBBA_EPHEMERAL_KEYS": "1"})
+    assert require_keys(allowed) is allowed
+    both = read({"CHKOBBA_STATE_KEYS": new_key(), "CHKOBBA_RECEIPT_KEYS": new_key()})
+    assert require_keys(both) is both
+
+
+def test_create_app_refuses_to_serve_without_keys_but_a_test_app_makes_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("CHKOBBA_EPHEMERAL_KEYS", "CHKOBBA_STATE_KEYS", "CHKOBBA_RECEIPT_KEYS"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SettingError, match="CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS are not set"):
+        create_app({"ACCESS_LOG": ""})
+    create_app({"ACCESS_LOG": "", "EPHEMERAL_KEYS": "1"})
+    create_app({"ACCESS_LOG": "", "STATE_KEYS": new_key(), "RECEIPT_KEYS": new_key()})
+    tested = create_app({"TESTING": True, "ACCESS_LOG": ""})  # serves no one: Flask's test client only
+    assert tested.extensions["chkobba.settings"].key_made_at_start
+
+
+def gauge_of(text: str) -> dict[str, float]:
+    found = re.findall(r'^chkobba_keys_made_at_start\{keys="(\w+)"\} (\S+)$', text, re.MULTILINE)
+    return {kind: float(value) for kind, value in found}
+
+
+def test_a_gauge_says_whether_the_keys_were_made_at_start() -> None:
+    made = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()
+    assert gauge_of(made.get("/metrics").get_data(as_text=True)) == {"state": 1.0, "receipt": 1.0}
+    given = create_app({"TESTING": True, "ACCESS_LOG": "", "STATE_KEYS": new_key(), "RECEIPT_KEYS": new_key()})
+    assert gauge_of(given.test_client().get("/metrics").get_data(as_text=True)) == {"state": 0.0, "receipt": 0.0}
+
+
+@pytest.mark.server
+def test_gunicorn_without_keys_stops_with_one_line_naming_the_settings() -> None:
+    """The image and deploy/ give no CHKOBBA_EPHEMERAL_KEYS: a replica without its Secret stops, rather
+    than serving with a key of its own that no other replica holds."""
+    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}")
+    del env["CHKOBBA_EPHEMERAL_KEYS"]
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr[-2000:]
+    assert lines[0].startswith("CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS are not set"), lines
+    assert "CHKOBBA_EPHEMERAL_KEYS=1" in lines[0]

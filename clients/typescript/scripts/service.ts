@@ -73,6 +73,7 @@ async function startOnce(): Promise<RunningService> {
       CHKOBBA_ACCESS_LOG: "",
       CHKOBBA_LOG_LEVEL: "warning",
       CHKOBBA_STATE_KEYS: randomBytes(32).toString("base64url"),
+      CHKOBBA_EPHEMERAL_KEYS: "1", // the receipt key: made at start, for this one server
       PROMETHEUS_MULTIPROC_DIR: metricsDir,
     },
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,0 +1,96 @@
+"""The metrics on an address of their own (CHKOBBA_METRICS_ADDRESS, docs/security.md): served there by
+gunicorn's master, merged across the workers, and unreachable through the service's port under any
+spelling of the path."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+from typing import Any
+
+import pytest
+
+from service.app import create_app
+
+from ..support import free_port
+
+SPELLINGS = ["/metrics", "//metrics", "/%6detrics", "/%6D%65trics", "/metrics/", "/./metrics", "/x/../metrics"]
+
+
+def raw(port: int, request_line: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request_line + b"\r\nHost: a\r\nConnection: close\r\n\r\n")
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
+def get(port: int, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_in_process_the_metrics_endpoint_answers_404_once_it_has_an_address() -> None:
+    elsewhere = create_app({"TESTING": True, "ACCESS_LOG": "", "METRICS_ADDRESS": "127.0.0.1:9"}).test_client()
+    for path in ("/metrics", "/%6detrics", "http://a/metrics"):
+        response = elsewhere.get(path, follow_redirects=True)
+        assert response.status_code == 404 and b"chkobba_" not in response.data, path
+    assert elsewhere.head("/metrics").status_code == 404
+    here = create_app({"TESTING": True, "ACCESS_LOG": ""}).test_client()  # unset: on the service's port
+    assert here.get("/metrics").status_code == 200
+
+
+@pytest.mark.server
+def test_the_metrics_are_on_their_own_address_and_nowhere_on_the_public_port(start_gunicorn: Any) -> None:
+    metrics_port = free_port()
+    server = start_gunicorn(env={"CHKOBBA_METRICS_ADDRESS": f"127.0.0.1:{metrics_port}"})
+    for _ in range(4):
+        assert server.get("/v1/rulesets")[0] == 200
+    status, text = get(metrics_port, "/metrics")
+    assert status == 200
+    assert b'chkobba_http_requests_total{operation="listRulesets",status="200"} 4.0' in text
+    assert b'chkobba_keys_made_at_start{keys="state"} 1.0' in text
+    assert get(metrics_port, "/v1/rulesets")[0] == 404  # the metrics' address serves the metrics only
+    for path in SPELLINGS:
+        status, _, body = server.get(path)
+        assert status in (404, 308) and b"chkobba_" not in body, (path, status)
+    for target in (b"http://a/metrics", b"http://a//metrics", b"http://a/%6detrics"):
+        answer = raw(server.port, b"GET " + target + b" HTTP/1.1")
+        assert answer.startswith((b"HTTP/1.1 404", b"HTTP/1.1 308")) and b"chkobba_" not in answer, target
+        assert b"\r\nX-Content-Type-Options: nosniff\r\n" in answer
+    unparsed = raw(server.port, b"GET /metrics HTTP/1.1\r\nBad Header")  # the worker answers it itself
+    assert unparsed.startswith(b"HTTP/1.1 400") and b"\r\nX-Content-Type-Options: nosniff\r\n" in unparsed
+
+
+@pytest.mark.server
+def test_a_metrics_address_in_use_stops_the_start_with_one_line(start_gunicorn: Any, tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    from ..support import ROOT, clean_environment
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = clean_environment(
+            CHKOBBA_BIND=f"127.0.0.1:{free_port()}",
+            CHKOBBA_METRICS_ADDRESS=f"127.0.0.1:{port}",
+            PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "m"),
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert done.returncode != 0
+    assert f"CHKOBBA_METRICS_ADDRESS: cannot listen on 127.0.0.1:{port}" in done.stderr, done.stderr[-2000:]
