@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest moves, best first
-         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
+         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound. `level` chooses how the computer plays: `beginner`, `club` (the default) or `expert` (docs/strategy.md, "Levels"); each costs no more than club.
          */
         post: operations["suggestMoves"];
         delete?: never;
@@ -1144,6 +1144,12 @@ export interface components {
              * @default 20
              */
             limit?: number;
+            /**
+             * @description How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes what the table shows and thinks no further; `club` (the default), the hints as they always were; `expert`, club's terms with the weights that measured ahead of club. Each sees only the seat's view; the beginner's random choices are drawn from a seed made of that view, so the same request gets the same answer. Any other value is a `validation-error` naming `level`.
+             * @default club
+             * @enum {string}
+             */
+            level?: "beginner" | "club" | "expert";
         };
         SealedHintsRequest: {
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
@@ -1157,6 +1163,12 @@ export interface components {
              * @default 20
              */
             limit?: number;
+            /**
+             * @description How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes what the table shows and thinks no further; `club` (the default), the hints as they always were; `expert`, club's terms with the weights that measured ahead of club. Each sees only the seat's view; the beginner's random choices are drawn from a seed made of that view, so the same request gets the same answer. Any other value is a `validation-error` naming `level`.
+             * @default club
+             * @enum {string}
+             */
+            level?: "beginner" | "club" | "expert";
         };
         PlainDeal: {
             /** @description Without sealed. */
