@@ -1,6 +1,8 @@
 """The move-hint benchmark: complete seeded rounds, the hinted player against a random and a greedy one.
 
-Run with ``.venv/bin/python -m bench.hints [--quick] [--rounds N] [--workers N] [--json PATH]``.
+Run with ``.venv/bin/python -m bench.hints [--quick] [--rounds N] [--workers N] [--json PATH]``;
+``--ladder`` reports the computer's levels instead (bench/ladder.py): each level against the others,
+greedy and random, in seat-swapped rounds, with intervals and the CPU ms of each call.
 
 For every profile and player count below, and each opponent, N rounds are dealt from the portable
 seeded shuffle and played to the end. The dealer is ``i % players`` and the hinted side
@@ -244,7 +246,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, help="processes (default: the CPUs this process may use)")
     parser.add_argument("--json", metavar="PATH", help="also write every figure as JSON to PATH")
+    parser.add_argument(
+        "--ladder", action="store_true", help="the levels' ladder (bench/ladder.py; --rounds per row, default 400)"
+    )
     args = parser.parse_args(argv)
+    if args.ladder:
+        from bench import ladder  # it imports this module's players
+
+        return ladder.main(
+            [f"--rounds={args.rounds or 400}", f"--workers={args.workers or 2}"]
+            + ([f"--json={args.json}"] if args.json else [])
+        )
     info = machine()
     workers = args.workers or info["cpus_usable"] or 1
     started = time.perf_counter()

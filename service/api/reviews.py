@@ -6,7 +6,7 @@ the description below and in docs/strategy.md ("Review"). Under gunicorn's worke
 where requests compute one at a time, the view itself only replays the record (what any refusal comes
 from) and answers with a body that reviews the moves as it is sent, after the view has given up its
 turn, pausing between two moves: the other requests compute in those pauses, so a review holds none
-of them up by more than one move's work.
+of them up by more than one move's work (tests/ops/test_review_latency.py).
 """
 
 from __future__ import annotations
@@ -150,17 +150,18 @@ def examples() -> dict[str, dict[str, Any]]:
         "/v1/rounds/review",
         "Review every move of a round record",
         "Takes a replayRound body, without `receipt` (a review is the strategy's opinion, not a verdict of the "
-        "rules, and is not signed; `claimed` and `fair` are checked as replayRound checks them, and not answered), "
-        "and for every move up to the first illegal one values each legal move from what the mover could know at "
-        "that moment (its hand, everything played in the open, the sizes of what is hidden: never another hand or "
-        "the stock), as the move hints do: the best move, the expected round points the played move gave up "
-        "(`loss`) and a `judgment`; per seat, the points given up and an accuracy (docs/strategy.md, Review, gives "
-        "the thresholds and the formula). With two players and an empty stock the values are exact (`exact`). "
-        "**The one operation allowed past 50 ms of CPU**: a review costs about one move hint per move, measured at "
-        "20 to 35 ms for a whole 36-move round on the benchmark's machine (bench/review.py), and bounded at 2 s "
-        "for a two-player round and 4 s for a four-player one; under the service's worker it pauses between two "
-        "moves, so that the other requests keep their latency while it runs. A refusal comes before the answer "
-        "starts; the answer is sent without a Content-Length.",
+        "rules, and is not signed; `claimed` and `fair` are checked as replayRound checks them, and not "
+        "answered), and for every move up to the first illegal one values each legal move from what the mover "
+        "could know at that moment (its hand, everything played in the open, the sizes of what is hidden: never "
+        "another hand or the stock), as the move hints' `expert` level values them: the best move, the expected "
+        "round points the played move gave up (`loss`) and a `judgment`; per seat, the points given up and an "
+        "accuracy (docs/strategy.md, Review, gives the thresholds and the formula). With two players and an empty"
+        " stock the values are exact (`exact`). **The one operation allowed past 50 ms of CPU**: a review costs "
+        "about one expert move hint per move, measured at about 0.5 s for a whole 36-move round (0.6 s at most) "
+        "on the benchmark's machine (bench/review.py), against goals of 2 s for a two-player round and 4 s for a "
+        "four-player one; under the service's worker it pauses between two moves, so that the other requests keep"
+        " their latency while it runs. A refusal comes before the answer starts; the answer is sent without a "
+        "Content-Length.",
         "rounds",
         ReviewResponse,
         schemas.ReviewRequest,

@@ -38,7 +38,7 @@ from service.rules.numbers import whole_number
 from service.rules.replay import CLAIM_VERDICTS, MAX_MOVES
 from service.rules.scoring import MOST_POINTS, TOTALS
 from service.rules.sweeps import MAX_SWEEPS
-from service.strategy import REASONS, Shortened
+from service.strategy import DEFAULT_LEVEL, LEVELS, REASONS, Shortened
 
 from .codes import CODES
 from .fields import (
@@ -1159,6 +1159,18 @@ class HintsRequest(WithToken):
             "description": f"The most moves to answer, the best ones (default {HINTS_LIMIT}, at most "
             f"{MAX_HINTS_LIMIT}): real rounds rarely have more than 10 legal moves; the most a state the service "
             "accepts has is 168 (three kings on 12 table cards). `move_count` says how many there are."
+        },
+    )
+
+    level = fields.String(
+        load_default=DEFAULT_LEVEL,
+        validate=validate.OneOf(LEVELS),
+        metadata={
+            "description": 'How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes '
+            "what the table shows and thinks no further; `club` (the default), the hints as they always were; "
+            "`expert`, club looking one reply further over deals of the unseen cards. Each sees only the seat's "
+            "view; the expert's deals are drawn from a seed made of that view, so the same request gets the same "
+            "answer. Any other value is a `validation-error` naming `level`."
         },
     )
 

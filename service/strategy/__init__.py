@@ -14,6 +14,9 @@ it. The modules:
 ``ranking``    ``suggest``, ``rank`` and the cut: which of the above scores the moves, and the order
 ``budget``     what one call may cost (``Budget``), and which budget cut a search short
 ``weights``    the tunable weights (``Weights``); ``answers``: ``Hint``, ``Hints``, ``Reason``
+``levels``     the computer's levels (``rank_at``): ``beginner`` (``beginner``), ``club`` (all of the
+               above) and ``expert`` (``expert``: club looking one reply further, over deals of the
+               unseen cards)
 
 The strategy sees only what the seat may know. ``rank_moves`` takes a ``SeatKnowledge`` and never a
 ``RoundState``, so it cannot read another hand or the order of the stock. The cards the seat cannot
@@ -57,11 +60,14 @@ budgets were sized on.
 from .answers import REASONS, Hint, Hints, Reason
 from .budget import DEFAULT_BUDGET, ENDGAME_BUDGET, REPLY_BUDGET, TIME_BUDGET, Budget, Shortened
 from .knowledge import SeatKnowledge
-from .ranking import rank, rank_moves, suggest, suggest_moves
+from .levels import DEFAULT_LEVEL, LEVELS, hints_at, knowledge_seed, rank_at, suggest_at
+from .ranking import mover_knowledge, rank, rank_moves, suggest, suggest_moves
 from .weights import DEFAULT_WEIGHTS, WEIGHTS, Weights
 
 __all__ = [
-    "DEFAULT_BUDGET", "DEFAULT_WEIGHTS", "ENDGAME_BUDGET", "REASONS", "REPLY_BUDGET", "TIME_BUDGET", "WEIGHTS",
+    "DEFAULT_BUDGET", "DEFAULT_LEVEL", "DEFAULT_WEIGHTS", "LEVELS", "ENDGAME_BUDGET", "REASONS", "REPLY_BUDGET",
+    "TIME_BUDGET", "WEIGHTS",
     "Budget", "Hint", "Hints", "Reason", "SeatKnowledge", "Shortened", "Weights",
-    "rank", "rank_moves", "suggest", "suggest_moves",
+    "hints_at", "knowledge_seed", "mover_knowledge", "rank", "rank_at", "rank_moves", "suggest", "suggest_at",
+    "suggest_moves",
 ]  # fmt: skip

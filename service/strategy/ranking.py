@@ -43,6 +43,12 @@ def suggest(
 ) -> Hints:
     """``suggest_moves`` with its cost in view: at most ``limit`` moves (all when None), the search
     within ``budget``, and the number of legal moves."""
+    return rank(mover_knowledge(state, seat), weights, limit=limit, budget=budget)
+
+
+def mover_knowledge(state: RoundState, seat: int | None = None) -> SeatKnowledge:
+    """What the seat to move knows of ``state``; ``seat``, when given, must be that seat
+    (``NotYourTurn``); nobody moves in phases redeal and over (``WrongPhase``)."""
     turn = state.turn
     if turn is None or state.phase not in (Phase.PLAY, Phase.CUT):
         raise WrongPhase(f"nobody moves in phase {state.phase.value}", field="state.phase", phase=state.phase.value)
@@ -52,7 +58,7 @@ def suggest(
         check_seat(seat, state.players, field="seat")
         if seat != turn:
             raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s", field="seat", turn=turn)
-    return rank(SeatKnowledge.of(seat_view(state, turn)), weights, limit=limit, budget=budget)
+    return SeatKnowledge.of(seat_view(state, turn))
 
 
 def rank_moves(knowledge: SeatKnowledge, weights: Weights | None = None) -> tuple[Hint, ...]:

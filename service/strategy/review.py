@@ -26,6 +26,7 @@ from service.rules import CutMove, MoveVerdict, Phase, PlayMove, RoundInPlay, Ro
 from .answers import Hint, Reason
 from .budget import Budget
 from .knowledge import SeatKnowledge
+from .levels import knowledge_seed, rank_at
 from .ranking import rank
 
 # The judgments, by the loss in round points of margin (docs/strategy.md, "Review", says why): a loss
@@ -45,8 +46,13 @@ REVIEW_BUDGET: Final = Budget(seconds=math.inf, endgame_steps=20_000)
 
 def value_moves(knowledge: SeatKnowledge) -> tuple[Hint, ...]:
     """Every legal move of the seat to move, valued and ranked best first: the one place the review
-    chooses how moves are valued."""
-    return rank(knowledge, budget=REVIEW_BUDGET).moves
+    chooses how moves are valued. As the expert level values them, seeded as suggestMoves seeds it
+    (so that the expert's own move reviews as best); where the mover knows every card's place, by the
+    exact endgame search (the expert's too), with the review's larger budget."""
+    k = knowledge
+    if k.phase is Phase.PLAY and k.known_round() is not None and k.players == 2:
+        return rank(k, budget=REVIEW_BUDGET).moves
+    return rank_at(k, "expert", knowledge_seed(k))
 
 
 @dataclass(frozen=True, slots=True)

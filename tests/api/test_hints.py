@@ -261,3 +261,34 @@ def test_the_answer_stays_small_at_the_largest_limit(client, huge_state_json):
 def test_a_limit_out_of_range_is_refused(client, huge_state_json, limit):
     found = problem(hints(client, state=huge_state_json, limit=limit), 422, "validation-error")
     assert "limit" in found["errors"], found
+
+
+# ---- levels (docs/strategy.md, "Levels") -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["beginner", "club", "expert"])
+def test_every_level_answers_every_legal_move_and_the_same_request_the_same(client, level, monkeypatch):
+    import service.strategy.expert as expert
+
+    monkeypatch.setattr(expert, "TIME_BUDGET", 60.0)  # a loaded machine may cut the deals short, and say so
+    state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-levels", cut="keep")["state"]
+    for _ in range(8):  # a few plays in: the expert's deals of the unseen cards are drawn
+        body = ok(hints(client, state=state, level=level))
+        check_shape(body)
+        again = hints(client, state=state, level=level)
+        assert again.get_data() == hints(client, state=state, level=level).get_data()
+        assert again.get_json() == body
+        move = body["moves"][0]["move"]
+        state = ok(client.post("/v1/rounds/play", json={"state": state, "move": move}))["state"]
+
+
+def test_the_default_level_is_club(client):
+    state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-level-default", cut="keep")["state"]
+    assert ok(hints(client, state=state)) == ok(hints(client, state=state, level="club"))
+
+
+@pytest.mark.parametrize("level", ["", "Expert", "master", 1, None, ["club"]])
+def test_an_unknown_level_is_refused(client, level):
+    state = deal(client, rules="chkobba", players=2, dealer=0, seed="hints-level-bad", cut="keep")["state"]
+    found = problem(hints(client, state=state, level=level), 422, "validation-error")
+    assert "level" in found["errors"], found

@@ -2,7 +2,7 @@
 its mover could know of, and a judgment; per seat the loss and an accuracy (docs/strategy.md, Review).
 
 Whole rounds are played through the service (dealRound, suggestMoves, playRound): one seat follows the
-top hint, so the review must find nothing to fault in its moves; the other plays the last-ranked move
+expert's top hint, so the review must find nothing to fault in its moves; the other plays the last-ranked move
 whenever it has a choice, so the review must fault every one of those moves."""
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ MOVE_KEYS = CONTRACT_KEYS | {"played_value", "best_value", "legal_moves", "exact
 
 def played_record(client: Any, rules: str, players: int, seed: str, worst: frozenset[int]) -> dict[str, Any]:
     """A round played through the service from the deal of ``seed``: the seats in ``worst`` play their
-    last-ranked move, the others their top hint; the record as replayRound takes it."""
+    last-ranked move, the others the expert's top hint; the record as replayRound takes it."""
     dealt = ok(client.post("/v1/rounds", json={"rules": rules, "players": players, "dealer": 0, "seed": seed}))
     state, moves = dealt["state"], []
     while state["phase"] in ("play", "cut"):
-        hints = ok(client.post("/v1/hints", json={"state": state, "limit": 100}))["moves"]
+        hints = ok(client.post("/v1/hints", json={"state": state, "limit": 100, "level": "expert"}))["moves"]
         move = hints[-1 if state["turn"] in worst else 0]["move"]
         state = ok(client.post("/v1/rounds/play", json={"state": state, "move": move}))["state"]
         moves.append(move)

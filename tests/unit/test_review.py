@@ -24,7 +24,7 @@ from service.rules import (
     round_breakdown,
 )
 from service.strategy import review as review_module
-from service.strategy import suggest
+from service.strategy.levels import suggest_at
 from service.strategy.review import (
     BEST_BELOW,
     GOOD_BELOW,
@@ -49,12 +49,16 @@ def random_play(state: RoundState, rng: random.Random) -> PlayMove | CutMove:
 
 def played(profile: str, players: int, seed: str, hinted: frozenset[int]) -> tuple[RoundState, list[Any]]:
     """A round dealt from ``seed`` (chkobba: its cut recorded as the first move), the seats in
-    ``hinted`` playing the top club hint, the others random legal moves: the deal and the moves."""
+    ``hinted`` playing the expert's top hint, the others random legal moves: the deal and the moves."""
     start, _ = deal_round(profile, players, 0, seed=seed)
     state, moves, rng = start, [], random.Random(seed)
     while state.phase in (Phase.PLAY, Phase.CUT):
         assert state.turn is not None
-        move = suggest(state, limit=1).moves[0].move if state.turn in hinted else random_play(state, rng)
+        move = (
+            suggest_at(state, level="expert", limit=1).moves[0].move
+            if state.turn in hinted
+            else random_play(state, rng)
+        )
         state, _ = advance(state, move)
         moves.append(move)
     return start, moves
@@ -69,7 +73,7 @@ def review_of(profile: str, players: int, seed: str, hinted: frozenset[int]) -> 
 
 
 @pytest.mark.parametrize(("profile", "players"), SETUPS)
-def test_the_strategys_own_moves_review_as_best_and_every_loss_is_what_the_best_move_is_worth_more(
+def test_the_experts_own_moves_review_as_best_and_every_loss_is_what_the_best_move_is_worth_more(
     profile: str, players: int
 ) -> None:
     for i in range(3):

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest moves, best first
-         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound.
+         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound. `level` chooses how the computer plays: `beginner`, `club` (the default) or `expert` (docs/strategy.md, "Levels"); the expert costs more (at most 50 ms of CPU at the 95th percentile).
          */
         post: operations["suggestMoves"];
         delete?: never;
@@ -316,7 +316,7 @@ export interface paths {
         put?: never;
         /**
          * Review every move of a round record
-         * @description Takes a replayRound body, without `receipt` (a review is the strategy's opinion, not a verdict of the rules, and is not signed; `claimed` and `fair` are checked as replayRound checks them, and not answered), and for every move up to the first illegal one values each legal move from what the mover could know at that moment (its hand, everything played in the open, the sizes of what is hidden: never another hand or the stock), as the move hints do: the best move, the expected round points the played move gave up (`loss`) and a `judgment`; per seat, the points given up and an accuracy (docs/strategy.md, Review, gives the thresholds and the formula). With two players and an empty stock the values are exact (`exact`). **The one operation allowed past 50 ms of CPU**: a review costs about one move hint per move, measured at 20 to 35 ms for a whole 36-move round on the benchmark's machine (bench/review.py), and bounded at 2 s for a two-player round and 4 s for a four-player one; under the service's worker it pauses between two moves, so that the other requests keep their latency while it runs. A refusal comes before the answer starts; the answer is sent without a Content-Length.
+         * @description Takes a replayRound body, without `receipt` (a review is the strategy's opinion, not a verdict of the rules, and is not signed; `claimed` and `fair` are checked as replayRound checks them, and not answered), and for every move up to the first illegal one values each legal move from what the mover could know at that moment (its hand, everything played in the open, the sizes of what is hidden: never another hand or the stock), as the move hints' `expert` level values them: the best move, the expected round points the played move gave up (`loss`) and a `judgment`; per seat, the points given up and an accuracy (docs/strategy.md, Review, gives the thresholds and the formula). With two players and an empty stock the values are exact (`exact`). **The one operation allowed past 50 ms of CPU**: a review costs about one expert move hint per move, measured at about 0.5 s for a whole 36-move round (0.6 s at most) on the benchmark's machine (bench/review.py), against goals of 2 s for a two-player round and 4 s for a four-player one; under the service's worker it pauses between two moves, so that the other requests keep their latency while it runs. A refusal comes before the answer starts; the answer is sent without a Content-Length.
          */
         post: operations["reviewRound"];
         delete?: never;
@@ -1222,6 +1222,12 @@ export interface components {
              * @default 20
              */
             limit?: number;
+            /**
+             * @description How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes what the table shows and thinks no further; `club` (the default), the hints as they always were; `expert`, club looking one reply further over deals of the unseen cards. Each sees only the seat's view; the expert's deals are drawn from a seed made of that view, so the same request gets the same answer. Any other value is a `validation-error` naming `level`.
+             * @default club
+             * @enum {string}
+             */
+            level?: "beginner" | "club" | "expert";
         };
         SealedHintsRequest: {
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
@@ -1235,6 +1241,12 @@ export interface components {
              * @default 20
              */
             limit?: number;
+            /**
+             * @description How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes what the table shows and thinks no further; `club` (the default), the hints as they always were; `expert`, club looking one reply further over deals of the unseen cards. Each sees only the seat's view; the expert's deals are drawn from a seed made of that view, so the same request gets the same answer. Any other value is a `validation-error` naming `level`.
+             * @default club
+             * @enum {string}
+             */
+            level?: "beginner" | "club" | "expert";
         };
         PlainDeal: {
             /** @description Without sealed. */

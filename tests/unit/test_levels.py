@@ -1,0 +1,209 @@
+"""The computer's levels (service/strategy/levels.py, docs/strategy.md "Levels"): every level ranks every
+legal move once, sees only the seat's knowledge, and answers the same for the same seed."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+import service.strategy.expert as expert
+from service.rules import (
+    InvalidInput,
+    NotYourTurn,
+    Phase,
+    PlayMove,
+    RoundState,
+    Rules,
+    advance,
+    deal_round,
+    legal_moves,
+    parse_deck,
+    seat_view,
+)
+from service.strategy import LEVELS, Hint, SeatKnowledge, knowledge_seed, rank_at, rank_moves, suggest_at
+from service.strategy.beginner import CARD, SWEEP, beginner_rank
+
+from ..support import deck_starting
+
+# Every profile and player count (docs/rules.md §2).
+SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
+
+
+def positions(rules: str, players: int, seeds: range) -> list[RoundState]:
+    """Every position of whole rounds in which each seat follows club's hints."""
+    found = []
+    for seed in seeds:
+        state, _ = deal_round(rules, players, seed % players, seed=f"levels-{rules}-{players}-{seed}")
+        while state.turn is not None:
+            found.append(state)
+            state, _ = advance(state, suggest_at(state).moves[0].move)
+    return found
+
+
+def hide_differently(state: RoundState, rng: random.Random) -> RoundState:
+    """The same state for the seat to move, with the cards it cannot see dealt out again: the other
+    hands and the stock (whose top card stays put in phase cut, as the cutter has seen it)."""
+    seat = state.turn
+    assert seat is not None
+    fixed = 1 if state.phase is Phase.CUT else 0
+    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.stock[fixed:])
+    rng.shuffle(hidden)
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(hidden[: len(hand)]))
+            hidden = hidden[len(hand) :]
+    return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:fixed], *hidden))
+
+
+def dealt(*top: str) -> RoundState:
+    """Two-player chkobba, dealer 0, the cut kept: seat 1 (to move) holds the first three of ``top``,
+    seat 0 the next three, and the table the next four."""
+    state, _ = deal_round("chkobba", 2, 0, deck=parse_deck(deck_starting(*top)), cut="keep")
+    assert state.phase is Phase.PLAY and state.turn == 1
+    return state
+
+
+def moves_of(hints: tuple[Hint, ...]) -> list[tuple[str, tuple[str, ...]]]:
+    return [
+        (h.move.card.code, tuple(c.code for c in h.move.capture or ())) for h in hints if isinstance(h.move, PlayMove)
+    ]
+
+
+def legal_pairs(state: RoundState) -> list[tuple[str, tuple[str, ...]]]:
+    return [(c.card.code, tuple(x.code for x in o)) for c in legal_moves(state) for o in (c.options or [()])]
+
+
+@pytest.fixture(autouse=True)
+def no_time_net(monkeypatch):
+    """The expert's CPU-time safety net cuts its deals short on a loaded machine (the answer then says
+    ``shortened_by: time``): these tests are of the answer the steps alone give."""
+    monkeypatch.setattr(expert, "TIME_BUDGET", 60.0)
+
+
+def knowledge(state) -> SeatKnowledge:
+    return SeatKnowledge.of(seat_view(state, state.turn))
+
+
+def test_the_levels():
+    assert LEVELS == ("beginner", "club", "expert")
+
+
+def test_club_is_todays_hints():
+    for state in positions("chkobba", 2, range(2)):
+        k = knowledge(state)
+        assert rank_at(k, "club", b"any seed") == rank_moves(k)
+
+
+def test_an_unknown_level_is_refused():
+    state = positions("chkobba", 2, range(1))[3]
+    with pytest.raises(InvalidInput) as refused:
+        rank_at(knowledge(state), "grandmaster", b"")
+    assert refused.value.field == "level"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("rules", "players"), SETUPS)
+def test_every_level_ranks_every_legal_move_once(level, rules, players):
+    for state in positions(rules, players, range(1)):
+        hints = rank_at(knowledge(state), level, knowledge_seed(knowledge(state)))
+        scores = [h.score for h in hints]
+        assert scores == sorted(scores, reverse=True)
+        if state.phase is Phase.CUT:
+            assert {h.move.cut.value for h in hints} == {"keep", "table"}
+            continue
+        assert sorted(moves_of(hints)) == sorted(legal_pairs(state))
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+@pytest.mark.parametrize(("rules", "players"), SETUPS)
+def test_a_level_does_not_depend_on_the_hidden_cards(level, rules, players):
+    """The same seat's knowledge and seed, other hidden hands and stock: the same answer."""
+    rng = random.Random(f"levels-hidden-{rules}-{players}")
+    found = positions(rules, players, range(1))
+    differ = 0
+    for state in found:
+        other = hide_differently(state, rng)
+        differ += other != state
+        seed = knowledge_seed(knowledge(state))
+        assert knowledge_seed(knowledge(other)) == seed
+        assert rank_at(knowledge(other), level, seed) == rank_at(knowledge(state), level, seed)
+        assert suggest_at(other, level=level) == suggest_at(state, level=level)
+    assert differ > len(found) / 2
+
+
+def test_the_seed_is_what_the_seat_knows():
+    states = positions("chkobba", 2, range(1))
+    seeds = {knowledge_seed(knowledge(s)) for s in states}
+    assert len(seeds) == len(states)  # every position its own seed
+
+
+def test_the_expert_draws_its_deals_from_the_seed():
+    """Somewhere in a few rounds, two seeds give the expert different scores: the deals are drawn, not
+    fixed; and the same seed always gives the same answer."""
+    differ = False
+    for state in positions("chkobba", 2, range(2)):
+        k = knowledge(state)
+        assert rank_at(k, "expert", b"a") == rank_at(k, "expert", b"a")
+        differ = differ or rank_at(k, "expert", b"a") != rank_at(k, "expert", b"b")
+    assert differ
+
+
+def test_only_the_seat_to_move_is_ranked():
+    state = positions("chkobba", 2, range(1))[3]
+    other = SeatKnowledge.of(seat_view(state, 1 - state.turn))
+    for level in LEVELS:
+        with pytest.raises(NotYourTurn):
+            rank_at(other, level, b"")
+
+
+# ---- the beginner ------------------------------------------------------------------------------------
+
+
+def test_the_beginner_takes_the_most_cards_it_sees():
+    # Seat 1: 5S takes 2S 3C; 4H and AH take nothing and are laid.
+    state = dealt("5S", "4H", "AH", "4C", "JH", "QH", "2S", "3C", "QC", "JC")
+    for seed in range(5):
+        hints = beginner_rank(knowledge(state), bytes([seed]))
+        assert moves_of(hints)[0] == ("5S", ("2S", "3C"))
+        assert hints[0].score == round(3 * CARD, 4) and [h.score for h in hints[1:]] == [0.0, 0.0]
+
+
+def test_the_beginner_does_not_count_sevens_or_the_seven_of_diamonds():
+    # Seat 1 may take 7D with its 7H, or 4C with its 4S: one card each, the same to a beginner.
+    state = dealt("7H", "4S", "KS", "AH", "2H", "3H", "7D", "4C", "QC", "JC")
+    hints = beginner_rank(knowledge(state), b"")
+    top = {m: h.score for m, h in zip(moves_of(hints), hints, strict=True)}
+    assert top[("7H", ("7D",))] == top[("4S", ("4C",))] == round(2 * CARD, 4)
+    firsts = {moves_of(beginner_rank(knowledge(state), bytes([i])))[0] for i in range(30)}
+    assert firsts == {("7H", ("7D",)), ("4S", ("4C",))}  # either, at random
+
+
+def test_the_beginner_does_not_see_what_it_lays():
+    # Seat 1 takes nothing: laying the 7S (a seven, offered) is alike to it to laying a king.
+    state = dealt("7S", "6H", "KC", "5H", "5C", "5S", "QD", "QS", "JH", "JS")
+    hints = beginner_rank(knowledge(state), b"")
+    assert len(hints) == 3 and {h.score for h in hints} == {0.0}
+    ranked = rank_moves(knowledge(state))
+    club = {m: h.score for m, h in zip(moves_of(ranked), ranked, strict=True)}
+    assert club[("7S", ())] < club[("KC", ())]  # club sees it
+
+
+def test_the_beginner_sweeps_when_it_sees_it():
+    state = dealt("KS", "QH", "JH", "5H", "6H", "7H", "AC", "2C", "3C", "4S")
+    hints = beginner_rank(knowledge(state), b"")
+    assert moves_of(hints)[0] == ("KS", ("AC", "2C", "3C", "4S"))
+    assert hints[0].score == round(5 * CARD + SWEEP, 4)
+
+
+def test_every_level_plays_whole_rounds_of_every_profile():
+    for rules, players in SETUPS:
+        for level in LEVELS:
+            state, _ = deal_round(Rules.of(rules), players, 0, seed=f"levels-{rules}-{players}-{level}")
+            while state.turn is not None:
+                state, _ = advance(state, suggest_at(state, level=level).moves[0].move)
+            assert state.phase in (Phase.OVER, Phase.REDEAL)
