@@ -175,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [(args.profile, args.players, a, b, args.rounds + args.rounds % 2) for a, b in pairs]
     started = time.perf_counter()
     results = run(rows, args.workers)
+    print("command: .venv/bin/python -m bench.ladder " + " ".join(sys.argv[1:] if argv is None else argv))
     print(HEAD)
     for r in results:
         print(row_text(r))

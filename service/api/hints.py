@@ -30,7 +30,7 @@ bp = Blueprint("hints", __name__)
         "input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else "
         "`not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it "
         "is to playRound. `level` chooses how the computer plays: `beginner`, `club` (the default) or `expert` "
-        '(docs/strategy.md, "Levels"); the expert costs more (at most 50 ms of CPU at the 95th percentile).',
+        '(docs/strategy.md, "Levels"); each costs no more than club.',
         "rounds",
         schemas.HintsResponse,
         schemas.HintsRequest,

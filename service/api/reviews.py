@@ -157,7 +157,7 @@ def examples() -> dict[str, dict[str, Any]]:
         "round points the played move gave up (`loss`) and a `judgment`; per seat, the points given up and an "
         "accuracy (docs/strategy.md, Review, gives the thresholds and the formula). With two players and an empty"
         " stock the values are exact (`exact`). **The one operation allowed past 50 ms of CPU**: a review costs "
-        "about one expert move hint per move, measured at about 0.5 s for a whole 36-move round (0.6 s at most) "
+        "about one expert move hint per move, measured at 15 to 30 ms for a whole 36-move round "
         "on the benchmark's machine (bench/review.py), against goals of 2 s for a two-player round and 4 s for a "
         "four-player one; under the service's worker it pauses between two moves, so that the other requests keep"
         " their latency while it runs. A refusal comes before the answer starts; the answer is sent without a "

@@ -1168,9 +1168,9 @@ class HintsRequest(WithToken):
         metadata={
             "description": 'How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes '
             "what the table shows and thinks no further; `club` (the default), the hints as they always were; "
-            "`expert`, club looking one reply further over deals of the unseen cards. Each sees only the seat's "
-            "view; the expert's deals are drawn from a seed made of that view, so the same request gets the same "
-            "answer. Any other value is a `validation-error` naming `level`."
+            "`expert`, club's terms with the weights that measured ahead of club. Each sees only the seat's "
+            "view; the beginner's random choices are drawn from a seed made of that view, so the same request gets "
+            "the same answer. Any other value is a `validation-error` naming `level`."
         },
     )
 

@@ -15,8 +15,7 @@ it. The modules:
 ``budget``     what one call may cost (``Budget``), and which budget cut a search short
 ``weights``    the tunable weights (``Weights``); ``answers``: ``Hint``, ``Hints``, ``Reason``
 ``levels``     the computer's levels (``rank_at``): ``beginner`` (``beginner``), ``club`` (all of the
-               above) and ``expert`` (``expert``: club looking one reply further, over deals of the
-               unseen cards)
+               above) and ``expert`` (``expert``: club's terms with the weights that beat club)
 
 The strategy sees only what the seat may know. ``rank_moves`` takes a ``SeatKnowledge`` and never a
 ``RoundState``, so it cannot read another hand or the order of the stock. The cards the seat cannot

@@ -6,8 +6,7 @@ round-point margin of the seat's side (the unit of ``rank_moves``).
               nothing more: it does not count sevens or diamonds, and lays any card, whatever it offers
               (``beginner.py``).
 ``club``      today's hints, unchanged (``ranking.rank_moves``).
-``expert``    club, looking one reply further with the other hands dealt at random from the unseen cards
-              (``expert.py``).
+``expert``    club's terms with the weights that measured ahead of club (``expert.py``).
 
 Every level sees only the seat's ``SeatKnowledge``. A level that draws at random draws from ``seed``
 (the API derives it from the request), so the same request gets the same answer.
@@ -23,8 +22,7 @@ from service.rules import Card, InvalidInput, RoundState
 
 from .answers import Hint, Hints
 from .beginner import beginner_rank
-from .budget import Shortened
-from .expert import expert_hints
+from .expert import EXPERT_WEIGHTS
 from .knowledge import SeatKnowledge
 from .ranking import mover_knowledge, rank
 
@@ -39,13 +37,11 @@ def rank_at(knowledge: SeatKnowledge, level: str, seed: bytes = b"") -> tuple[Hi
 
 def hints_at(knowledge: SeatKnowledge, level: str, seed: bytes = b"", limit: int | None = None) -> Hints:
     """``rank_at``, the best ``limit`` moves only, with the count of legal moves and, for club and the
-    expert (which starts from club), the budget that cut club's search short, if any."""
+    expert, the budget that cut the search short, if any."""
     if level == "club":
         return rank(knowledge, limit=limit)
     if level == "expert":
-        club = rank(knowledge)
-        moves, cut = expert_hints(knowledge, seed, club.moves)
-        return Hints(moves[:limit], club.count, Shortened.TIME if cut else club.shortened_by)
+        return rank(knowledge, EXPERT_WEIGHTS.get(knowledge.rules.profile.id), limit=limit)
     if level == "beginner":
         moves = beginner_rank(knowledge, seed)
         return Hints(moves[:limit], len(moves))
