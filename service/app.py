@@ -9,7 +9,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import NotFound
 
 from service import web
-from service.api import adjudication, cors, deals, hints, matches, operational, problems, rounds
+from service.api import adjudication, cors, deals, hints, matches, operational, problems, reviews, rounds
 from service.api.operations import ENDPOINT_TO_OPERATION
 from service.api.receipts import Signer
 from service.api.sealing import Sealer
@@ -49,6 +49,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     app.register_blueprint(deals.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hints.bp)
+    app.register_blueprint(reviews.bp)
     app.register_blueprint(operational.bp)
     app.register_blueprint(web.bp)
     if web.swagger_ui_dist() is None:

@@ -8,6 +8,8 @@ response against ``openapi.yaml``.
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -501,11 +503,28 @@ class ViewRequest(WithToken):
     checks = ("exactly_one", "context_with_token")
 
 
+# RFC 3339's date-time (JSON Schema's "date-time" format): a date, "T", a time, a zone.
+RFC_3339 = re.compile(
+    r"^\d{4}-(0[1-9]|1[0-2])-\d{2}T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$",
+    re.IGNORECASE,
+)
+
+
+def rfc3339_date_time(text: str) -> None:
+    """Refuse what is not an RFC 3339 date-time of a day that exists (a leap second allowed)."""
+    if not RFC_3339.match(text):
+        raise ValidationError("Not an RFC 3339 date-time.")
+    try:
+        datetime.date.fromisoformat(text[:10])
+    except ValueError:
+        raise ValidationError("Not an RFC 3339 date-time: no such day.") from None
+
+
 class RecordClock(Checked):
     turn_seconds = StrictInt(required=True, validate=validate.Range(min=MIN_TURN_SECONDS, max=MAX_TURN_SECONDS))
     grace_seconds = StrictInt(load_default=DEFAULT_GRACE_SECONDS, validate=validate.Range(min=0, max=MAX_GRACE_SECONDS))
     dealt_at = fields.String(
-        validate=validate.Length(max=40),
+        validate=[validate.Length(max=40), rfc3339_date_time],
         metadata={"format": "date-time", "description": "When the round was dealt, by the service's clock (UTC)."},
     )
 
@@ -564,11 +583,19 @@ class RoundRecord(Checked):
     )
 
 
-class ReplayRequest(RoundRecord):
+class RecordRequest(RoundRecord):
     rules = RulesField(required=True)
     players = StrictInt(required=True, validate=PLAYERS)
     dealer = Seat(required=True)
+
+
+class ReplayRequest(RecordRequest):
     receipt = ReceiptAsked()
+
+
+class ReviewRequest(RecordRequest):
+    """A replayRound body but for ``receipt``: a review is an opinion of the strategy's, not a verdict
+    of the rules, and the service signs verdicts only."""
 
 
 class MatchClaim(DecisionClaim):
@@ -1233,6 +1260,7 @@ REQUEST_SCHEMAS = {
         "view": ViewRequest,
         "hints": HintsRequest,
         "replay": ReplayRequest,
+        "review": ReviewRequest,
         "match_replay": MatchReplayRequest,
         "commit": CommitRequest,
     }.items()

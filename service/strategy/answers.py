@@ -52,12 +52,14 @@ class Hint:
     reasons: tuple[Reason, ...]
 
     def to_json(self) -> dict[str, Any]:
-        move: dict[str, Any]
-        if isinstance(self.move, CutMove):
-            move = {"cut": self.move.cut.value}
-        else:
-            move = {"card": self.move.card.code, "capture": [c.code for c in self.move.capture or ()]}
-        return {"move": move, "score": self.score, "reasons": [r.value for r in self.reasons]}
+        return {"move": move_json(self.move), "score": self.score, "reasons": [r.value for r in self.reasons]}
+
+
+def move_json(move: PlayMove | CutMove) -> dict[str, Any]:
+    """A move as playRound takes it: in phase play its card and capture (empty when laid)."""
+    if isinstance(move, CutMove):
+        return {"cut": move.cut.value}
+    return {"card": move.card.code, "capture": [c.code for c in move.capture or ()]}
 
 
 @dataclass(frozen=True, slots=True)

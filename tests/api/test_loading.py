@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validates_schema
 
-from service.api import examples, schemas
+from service.api import examples, reviews, schemas
 from service.api.io import LOADERS
 from service.api.loading import Checked, Loader
 
@@ -28,6 +28,7 @@ EXAMPLES = {
     "view": examples.view(),
     "hints": examples.hints(),
     "replay": examples.replay(),
+    "review": reviews.examples(),
     "match_replay": examples.match_replay(),
     "commit": examples.commit(),
 }

@@ -305,6 +305,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rounds/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review every move of a round record
+         * @description Takes a replayRound body, without `receipt` (a review is the strategy's opinion, not a verdict of the rules, and is not signed; `claimed` and `fair` are checked as replayRound checks them, and not answered), and for every move up to the first illegal one values each legal move from what the mover could know at that moment (its hand, everything played in the open, the sizes of what is hidden: never another hand or the stock), as the move hints' `expert` level values them: the best move, the expected round points the played move gave up (`loss`) and a `judgment`; per seat, the points given up and an accuracy (docs/strategy.md, Review, gives the thresholds and the formula). With two players and an empty stock the values are exact (`exact`). **The one operation allowed past 50 ms of CPU**: a review costs about one expert move hint per move, measured at 15 to 30 ms for a whole 36-move round on the benchmark's machine (bench/review.py), against goals of 2 s for a two-player round and 4 s for a four-player one; under the service's worker it pauses between two moves, so that the other requests keep their latency while it runs. A refusal comes before the answer starts; the answer is sent without a Content-Length.
+         */
+        post: operations["reviewRound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rounds/view": {
         parameters: {
             query?: never;
@@ -948,6 +968,64 @@ export interface components {
             fair_deal_reason?: string;
             /** @description With `receipt: true` only. A JWS (RFC 7515) in compact form with a detached payload, `<header>..<signature>`: the header is `{"alg": "EdDSA", "kid"}`, `kid` names a key of `/.well-known/jwks.json` (its RFC 7638 thumbprint), and the Ed25519 signature covers the standard signing input of the header and the payload, the RFC 8785 canonical JSON of `{"operation": <this operationId>, "request": <the request body as sent>, "answer": <this answer without receipt>}`. */
             receipt?: string;
+        };
+        ReviewRequest: {
+            rules: components["schemas"]["Rules"];
+            players: number;
+            dealer: number;
+            deck: components["schemas"]["Card"][];
+            cut?: components["schemas"]["Cut"];
+            moves: components["schemas"]["RecordMoveInput"][];
+            claimed?: components["schemas"]["ScoreLine"][];
+            /** @description A clocked round's clock, as its record gives it: every move then has `at_ms`, each is judged against its deadline, and a move marked `auto` must be the default move (docs/rules.md §10.25). */
+            clock?: components["schemas"]["RecordClock"];
+            /** @description A committed deal, server seed revealed: the answer adds `fair_deal`, whether the seed is the one committed to and the deck the one it and the seeds give (docs/rules.md §10.26). */
+            fair?: components["schemas"]["RecordFair"];
+        };
+        MoveReview: {
+            /** @description The move's position in the record, from 0. */
+            index: number;
+            seat: number;
+            /** @description The move played, with every card it took (`capture`, empty when laid). */
+            played: components["schemas"]["MoveInput"];
+            /** @description The best move from what the mover could know (the first of equals in card order). */
+            best: components["schemas"]["MoveInput"];
+            /** @description The expected round points the played move gave up: `best_value - played_value`, in points of the final margin of the mover's side (docs/strategy.md, Review). 0 for the best move. */
+            loss: number;
+            /**
+             * @description `forced` (a single legal move), else by `loss`: `best` below 0.005, `good` below 0.2, `inaccuracy` below 0.4, `mistake` below 0.6, `blunder` from 0.6 on.
+             * @enum {string}
+             */
+            judgment: "forced" | "best" | "good" | "inaccuracy" | "mistake" | "blunder";
+            /** @description Phase play: the final point margin of the mover's side (its points minus the mean of the other sides') expected after the move played, from what the mover could know. Phase cut: a preference. */
+            played_value: number;
+            /** @description The same, after the best move. */
+            best_value: number;
+            /** @description How many legal moves the mover had. */
+            legal_moves: number;
+            /** @description The values are the exact final margins under best play from both seats: two players and an empty stock, where the mover knows where every card is. */
+            exact: boolean;
+        };
+        SeatReview: {
+            seat: number;
+            /** @description The round points its moves gave up, summed. */
+            loss: number;
+            /** @description A percentage: the mean, over the seat's moves that were not forced, of 100 * exp(-loss / 0.5) (100 for the best move). null when the seat made no such move. */
+            accuracy: number | null;
+            /** @description The seat's moves reviewed. */
+            moves: number;
+            /** @description Of which forced. */
+            forced: number;
+        };
+        ReviewResponse: {
+            /** @description Every legal move of the record, in order, up to its first illegal move. */
+            moves: components["schemas"]["MoveReview"][];
+            /** @description Every seat. */
+            seats: components["schemas"]["SeatReview"][];
+            /** @description The index of the record's first illegal move, where the review stops (as replayRound). */
+            first_illegal: number | null;
+            /** @description The record reaches the end of the round. */
+            complete: boolean;
         };
         ViewRequest: components["schemas"]["PlainViewRequest"] | components["schemas"]["SealedViewRequest"];
         SpectatorView: {
@@ -2062,6 +2140,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayResponse"];
+                };
+            };
+            /** @description The body is not JSON (`malformed-json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported-media-type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request breaks the contract or the rules; `code` says how, `errors` where. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem (404, 405 with `Allow`, ...). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reviewRound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResponse"];
                 };
             };
             /** @description The body is not JSON (`malformed-json`). */

@@ -480,6 +480,9 @@ function renderReview() {
   const holder = $("review-result");
   holder.replaceChildren();
   const review = app.review;
+  // review.js draws the review of each move below, from the same record, in the same language.
+  const cards = review ? cardContext(review.ruleset) : null;
+  document.dispatchEvent(new CustomEvent("referee:record", { detail: { review, lang: app.lang, ctx: cards } }));
   if (!review) return;
   if (review.kind === "match") {
     renderMatchReview(holder, review);
