@@ -12,7 +12,7 @@ TS_CLIENT := clients/typescript
 # service and rewrites the tests' asserts again (about 2 s of each `make test-fast`).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install install-runtime test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install install-runtime openapi-clients test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ browser:
 # against a gunicorn they start and stop.
 ts-client: install
 	bash scripts/ts_client_tests.sh
+
+# The clients of clients/openapi-generator/ (openapi-generator 7.26.0, in .venv), written to
+# build/openapi-generator with each generator's findings; tests/contract/test_openapi_generator*.py does the same.
+openapi-clients: install
+	$(BIN)/python scripts/openapi_generator_clients.py
 
 test: lint contract-lint offline-checks browser ts-client
 	$(BIN)/pytest
