@@ -12,7 +12,7 @@ TS_CLIENT := clients/typescript
 # service and rewrites the tests' asserts again (about 2 s of each `make test-fast`).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install install-runtime openapi-clients test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install install-runtime openapi-clients java-client-deps test test-fast lint contract-lint offline-checks browser ts-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,11 @@ ts-client: install
 openapi-clients: install
 	$(BIN)/python scripts/openapi_generator_clients.py
 
-test: lint contract-lint offline-checks browser ts-client
+# Debian's jars that openapi-generator's Java client compiles against in tests/contract (as root, when missing).
+java-client-deps:
+	sh scripts/install_java_client_deps.sh
+
+test: lint contract-lint offline-checks browser java-client-deps ts-client
 	$(BIN)/pytest
 
 # The rules core and the HTTP edge in-process, without the tests that start gunicorn or a browser
