@@ -12,7 +12,7 @@ TS_CLIENT := clients/typescript
 # service and rewrites the tests' asserts again (about 2 s of each `make test-fast`).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install install-runtime test test-fast lint contract-lint offline-checks browser ts-client python-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
+.PHONY: install install-runtime openapi-clients java-client-deps test test-fast lint contract-lint offline-checks browser ts-client python-client mutation bench bench-rules bench-http bench-hints bench-worst bench-slow run openapi readme clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,7 +62,16 @@ python-client: install
 	$(BIN)/openapi-python-client generate --path openapi.yaml --config clients/python/config.yml \
 		--meta none --output-path clients/python/generated/chkobba_referee_client --overwrite
 
-test: lint contract-lint offline-checks browser ts-client
+# The clients of clients/openapi-generator/ (openapi-generator 7.26.0, in .venv), written to
+# build/openapi-generator with each generator's findings; tests/contract/test_openapi_generator*.py does the same.
+openapi-clients: install
+	$(BIN)/python scripts/openapi_generator_clients.py
+
+# Debian's jars that openapi-generator's Java client compiles against in tests/contract (as root, when missing).
+java-client-deps:
+	sh scripts/install_java_client_deps.sh
+
+test: lint contract-lint offline-checks browser java-client-deps ts-client
 	$(BIN)/pytest
 
 # The rules core and the HTTP edge in-process, without the tests that start gunicorn or a browser

@@ -205,7 +205,10 @@ class CountsInput(Checked):
     seven_of_diamonds = Bool(required=True)
 
     checks = ("sevens_with_sixes",)
-    contract = {"dependentRequired": {"sevens": ["sixes"], "sixes": ["sevens"]}}
+    contract = {
+        "description": "A side's counts. `sevens` and `sixes` go together: give both or neither.",
+        "dependentRequired": {"sevens": ["sixes"], "sixes": ["sevens"]},
+    }
 
     def sevens_with_sixes(self, data: dict[str, Any]) -> None:
         if ("sevens" in data) != ("sixes" in data):
@@ -333,6 +336,10 @@ class DealRequest(Checked):
 
     checks = ("deck_or_seed",)
     contract = {
+        "description": "A deal. At most one of `deck`, `seed` and `fair` (`deck` with `seed`, `fair` with `deck`, and "
+        "`fair` with `seed` are each refused); `viewer`, `context`, `clock` and `fair` each need `sealed` to be "
+        "`true`. Checked by the service: most client generators drop these rules, written below as `not` and "
+        "`dependentSchemas`.",
         "allOf": [{"not": {"required": pair}} for pair in (["deck", "seed"], ["fair", "deck"], ["fair", "seed"])],
         "dependentSchemas": {
             name: {"properties": {"sealed": {"const": True}}, "required": ["sealed"]}

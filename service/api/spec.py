@@ -22,11 +22,13 @@ from service.ops.limits import MAX_BODY_BYTES
 from service.ops.problems import PROBLEM_MEDIA_TYPE
 from service.rules import DECK, PROFILES, Outcome, Phase
 from service.rules.shuffle import MAX_SEED_LENGTH, SEED_MAX, SEED_MIN
+from service.strategy import Shortened
 
 from .codes import CODES
 from .fields import CardList, Moves, Referenced
 from .loading import Checked
 from .operations import OPERATIONS, Operation
+from .render import OPTION_TYPES
 from .schemas import CAPTURE_KINDS, CUTS, WITH_VARIANTS, ProblemOut, RecordMoveInput
 
 PACKAGE_VERSION = metadata.version("chkobba-referee")
@@ -70,7 +72,6 @@ def _referenced(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]
             "items": {"$ref": "#/components/schemas/Card"},
             "minItems": field.min_items,
             "maxItems": field.max_items,
-            "uniqueItems": True,
         }
     if isinstance(field, Moves):
         return {"items": {"$ref": "#/components/schemas/RecordMoveInput"}, "maxItems": field.max_items}
@@ -115,6 +116,12 @@ def _components() -> dict[str, dict[str, Any]]:
                 if spec.default is not None:
                     options[spec.name]["default"] = spec.default
         name = _profile_name(profile.id)
+        components[f"{name}Profile"] = {
+            "type": "string",
+            "enum": [profile.id],
+            "description": f"The profile id `{profile.id}`, its only value: what tells {name}Rules from the other "
+            "profiles' rules.",
+        }
         components[f"{name}Options"] = {
             "type": "object",
             "description": f"The options of {profile.id}; each one left out takes its default.",
@@ -123,9 +130,9 @@ def _components() -> dict[str, dict[str, Any]]:
         }
         components[f"{name}Rules"] = {
             "type": "object",
-            "description": f"{profile.id} with options.",
+            "description": f"{profile.id} with options: `profile` is always `{profile.id}`.",
             "properties": {
-                "profile": {"type": "string", "const": profile.id},
+                "profile": {"$ref": f"#/components/schemas/{name}Profile"},
                 "options": {"$ref": f"#/components/schemas/{name}Options"},
             },
             "required": ["profile"],
@@ -137,17 +144,47 @@ def _components() -> dict[str, dict[str, Any]]:
         "oneOf": variants,
         "example": "chkobba",
     }
+    # Each branch of a union of primitives is a named component: generators name a branch after its
+    # component, and an inline one after its type (Go's `string` and `int64`, reserved words there).
+    components["SeedText"] = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_SEED_LENGTH,
+        "description": "A seed as text.",
+    }
+    components["SeedNumber"] = {
+        "type": "integer",
+        "format": "int64",
+        "minimum": SEED_MIN,
+        "maximum": SEED_MAX,
+        "description": "A seed as a whole number, taken as its decimal text.",
+    }
     components["Seed"] = {
         "description": "Seed of the portable shuffle: a string, or a whole number taken as its decimal text "
         f"(`{SEED_MIN}` to `{SEED_MAX}`, the signed 64-bit range of most languages; send larger numbers as strings, "
         'which give the same deck: `"18446744073709551615"`).',
-        "oneOf": [
-            {"type": "string", "minLength": 1, "maxLength": MAX_SEED_LENGTH},
-            {"type": "integer", "format": "int64", "minimum": SEED_MIN, "maximum": SEED_MAX},
-        ],
+        "oneOf": [{"$ref": "#/components/schemas/SeedText"}, {"$ref": "#/components/schemas/SeedNumber"}],
         "example": "chkobba",
     }
+    for name, (description, branches) in PRIMITIVE_UNIONS.items():
+        refs = []
+        for suffix, json_type in branches:
+            components[name + suffix] = {"type": json_type, "description": f"{description}: the {json_type} form."}
+            refs.append({"$ref": f"#/components/schemas/{name}{suffix}"})
+        components[name] = {"description": description + ".", "oneOf": refs}
     return components
+
+
+# The values of more than one JSON type, as named unions (a `type` list of several types becomes an empty
+# or untyped model in most generators): the component, what it holds, and its branches.
+PRIMITIVE_UNIONS = {
+    "OptionValue": ("An option's value: a boolean or a whole number", (("Flag", "boolean"), ("Number", "integer"))),
+    "DiscrepancyValue": (
+        "A claimed or expected value: an outcome or a whole number (a seat, a side, a score)",
+        (("Text", "string"), ("Number", "integer")),
+    ),
+}
+PRIMITIVE_UNION_OF = {tuple(t for _, t in branches): name for name, (_, branches) in PRIMITIVE_UNIONS.items()}
 
 
 RANK_NAMES = {"A": "ACE", "2": "TWO", "3": "THREE", "4": "FOUR", "5": "FIVE", "6": "SIX", "7": "SEVEN"}
@@ -227,6 +264,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
     plugin.converter.add_attribute_function(_referenced)  # type: ignore[no-untyped-call]
     for name, schema in _components().items():
         spec.components.schema(name, schema)
+    spec.components.schema("OpenApiDocument", OPENAPI_DOCUMENT)  # named: generators name an inline one themselves
     spec.components.schema("Problem", schema=ProblemOut)
     spec.components.schema("RecordMoveInput", schema=RecordMoveInput)  # a record's moves (the Moves field)
 
@@ -240,8 +278,22 @@ def build(client: FlaskClient) -> dict[str, Any]:
     for name, members in NAMED_ENUMS.items():
         schemas.setdefault(name, {"type": "string", "enum": members})
     document["paths"] = _named_enums(document["paths"])
-    _card_sets(schemas)
+    _card_lists(schemas)
+    _primitive_unions(schemas)
     return {"openapi": document.pop("openapi"), **document}
+
+
+OPENAPI_DOCUMENT = {
+    "type": "object",
+    "description": "This OpenAPI document.",
+    "properties": {
+        "openapi": {"type": "string"},
+        "info": {"type": "object", "additionalProperties": True},
+        "paths": {"type": "object", "additionalProperties": True},
+    },
+    "required": ["openapi", "info", "paths"],
+    "additionalProperties": True,
+}
 
 
 def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
@@ -255,14 +307,7 @@ def _operation(client: FlaskClient, op: Operation) -> dict[str, Any]:
             content["examples"] = ran["200"]
         ok["content"] = {"application/json": content}
     elif op.media_type == "application/json":  # this document
-        document = {
-            "type": "object",
-            "description": "This OpenAPI document.",
-            "properties": {"openapi": {"type": "string"}, "info": {"type": "object"}, "paths": {"type": "object"}},
-            "required": ["openapi", "info", "paths"],
-            "additionalProperties": True,
-        }
-        ok["content"] = {op.media_type: {"schema": document}}
+        ok["content"] = {op.media_type: {"schema": {"$ref": "#/components/schemas/OpenApiDocument"}}}
     elif op.media_type == "application/yaml":
         # This document in YAML, with no schema: JSON Schema describes it only once parsed (a YAML-aware
         # checker, such as schemathesis, parses it), and a generated client, which parses no YAML, would
@@ -319,19 +364,49 @@ NAMED_ENUMS = {
     "CaptureKind": CAPTURE_KINDS,
     "Phase": [p.value for p in Phase],
     "Outcome": [o.value for o in Outcome],
+    "OptionType": list(OPTION_TYPES.values()),
+    "Shortened": [reason.value for reason in Shortened],
 }
 
 
-def _card_sets(node: Any) -> None:
-    """Every list of cards holds each card once (a card is in one place at a time): uniqueItems."""
+DISTINCT = "Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`)."
+
+
+def _card_lists(node: Any) -> None:
+    """Every list of cards holds each card once (a card is in one place at a time), and its order matters
+    (the table's, the stock's, a hand's): said in words, not with ``uniqueItems``, which generators turn
+    into unordered sets."""
     if isinstance(node, list):
         for item in node:
-            _card_sets(item)
+            _card_lists(item)
     elif isinstance(node, dict):
-        if node.get("type") == "array" and node.get("items") == {"$ref": "#/components/schemas/Card"}:
-            node["uniqueItems"] = True
+        if node.get("type") in ("array", ["array", "null"]) and node.get("items") == {
+            "$ref": "#/components/schemas/Card"
+        }:
+            node.pop("uniqueItems", None)
+            described = node.get("description")
+            node["description"] = f"{described} {DISTINCT}" if described else DISTINCT
         for value in node.values():
-            _card_sets(value)
+            _card_lists(value)
+
+
+def _primitive_unions(node: Any) -> None:
+    """Each ``type`` list of several JSON types (null aside) as its named union of PRIMITIVE_UNIONS, and
+    ``anyOf`` it and null where null is one of them."""
+    if isinstance(node, list):
+        for item in node:
+            _primitive_unions(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _primitive_unions(value)
+    types = node.get("type")
+    if not isinstance(types, list) or len([t for t in types if t != "null"]) < 2:
+        return
+    ref = {"$ref": f"#/components/schemas/{PRIMITIVE_UNION_OF[tuple(t for t in types if t != 'null')]}"}
+    del node["type"]
+    node.update({"anyOf": [ref, {"type": "null"}]} if "null" in types else ref)
 
 
 def _named_enums(node: Any) -> Any:

@@ -423,6 +423,11 @@ export interface components {
          * @enum {string}
          */
         ProfileId: "chkobba" | "chkobba-crp" | "scopa";
+        /**
+         * @description The profile id `chkobba`, its only value: what tells ChkobbaRules from the other profiles' rules.
+         * @enum {string}
+         */
+        ChkobbaProfile: "chkobba";
         /** @description The options of chkobba; each one left out takes its default. */
         ChkobbaOptions: {
             /**
@@ -431,12 +436,16 @@ export interface components {
              */
             target?: number;
         };
-        /** @description chkobba with options. */
+        /** @description chkobba with options: `profile` is always `chkobba`. */
         ChkobbaRules: {
-            /** @constant */
-            profile: "chkobba";
+            profile: components["schemas"]["ChkobbaProfile"];
             options?: components["schemas"]["ChkobbaOptions"];
         };
+        /**
+         * @description The profile id `chkobba-crp`, its only value: what tells ChkobbaCrpRules from the other profiles' rules.
+         * @enum {string}
+         */
+        ChkobbaCrpProfile: "chkobba-crp";
         /** @description The options of chkobba-crp; each one left out takes its default. */
         ChkobbaCrpOptions: {
             /**
@@ -460,21 +469,24 @@ export interface components {
              */
             primiera?: boolean;
         };
-        /** @description chkobba-crp with options. */
+        /** @description chkobba-crp with options: `profile` is always `chkobba-crp`. */
         ChkobbaCrpRules: {
-            /** @constant */
-            profile: "chkobba-crp";
+            profile: components["schemas"]["ChkobbaCrpProfile"];
             options?: components["schemas"]["ChkobbaCrpOptions"];
         };
+        /**
+         * @description The profile id `scopa`, its only value: what tells ScopaRules from the other profiles' rules.
+         * @enum {string}
+         */
+        ScopaProfile: "scopa";
         /** @description The options of scopa; each one left out takes its default. */
         ScopaOptions: {
             /** @description Without a target the match is one round; with one, a match to that total. */
             target?: number;
         };
-        /** @description scopa with options. */
+        /** @description scopa with options: `profile` is always `scopa`. */
         ScopaRules: {
-            /** @constant */
-            profile: "scopa";
+            profile: components["schemas"]["ScopaProfile"];
             options?: components["schemas"]["ScopaOptions"];
         };
         /**
@@ -482,12 +494,44 @@ export interface components {
          * @example chkobba
          */
         Rules: components["schemas"]["ProfileId"] | components["schemas"]["ChkobbaRules"] | components["schemas"]["ChkobbaCrpRules"] | components["schemas"]["ScopaRules"];
+        /** @description A seed as text. */
+        SeedText: string;
+        /**
+         * Format: int64
+         * @description A seed as a whole number, taken as its decimal text.
+         */
+        SeedNumber: number;
         /**
          * @description Seed of the portable shuffle: a string, or a whole number taken as its decimal text (`-9223372036854775808` to `9223372036854775807`, the signed 64-bit range of most languages; send larger numbers as strings, which give the same deck: `"18446744073709551615"`).
          * @example chkobba
          */
-        Seed: string | number;
+        Seed: components["schemas"]["SeedText"] | components["schemas"]["SeedNumber"];
+        /** @description An option's value: a boolean or a whole number: the boolean form. */
+        OptionValueFlag: boolean;
+        /** @description An option's value: a boolean or a whole number: the integer form. */
+        OptionValueNumber: number;
+        /** @description An option's value: a boolean or a whole number. */
+        OptionValue: components["schemas"]["OptionValueFlag"] | components["schemas"]["OptionValueNumber"];
+        /** @description A claimed or expected value: an outcome or a whole number (a seat, a side, a score): the string form. */
+        DiscrepancyValueText: string;
+        /** @description A claimed or expected value: an outcome or a whole number (a seat, a side, a score): the integer form. */
+        DiscrepancyValueNumber: number;
+        /** @description A claimed or expected value: an outcome or a whole number (a seat, a side, a score). */
+        DiscrepancyValue: components["schemas"]["DiscrepancyValueText"] | components["schemas"]["DiscrepancyValueNumber"];
+        /** @description This OpenAPI document. */
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                [key: string]: unknown;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         CaptureOption: {
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             capture: components["schemas"]["Card"][];
             sweep: boolean;
         };
@@ -543,8 +587,9 @@ export interface components {
         };
         CapturesRequest: {
             rules: components["schemas"]["Rules"];
-            /** @description Table cards, in table order. */
+            /** @description Table cards, in table order. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             table: components["schemas"]["Card"][];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             hand: components["schemas"]["Card"][];
             /**
              * @description The last play of the round never sweeps.
@@ -569,7 +614,9 @@ export interface components {
             phase: components["schemas"]["Phase"];
             turn: number | null;
             hands: components["schemas"]["Card"][][];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             table: components["schemas"]["Card"][];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             stock: components["schemas"]["Card"][];
             piles: components["schemas"]["Card"][][];
             sweeps: number[];
@@ -593,7 +640,7 @@ export interface components {
             /** @description How many legal moves the seat has, listed in `moves` or not. */
             move_count: number;
             /** @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget. */
-            shortened_by: ("steps" | "time") | null;
+            shortened_by: components["schemas"]["Shortened"] | null;
         };
         DecisionClaim: {
             outcome: components["schemas"]["Outcome"];
@@ -613,8 +660,8 @@ export interface components {
         DecisionDiscrepancy: {
             /** @enum {string} */
             field: "outcome" | "winner";
-            claimed: string | number | null;
-            expected: string | number | null;
+            claimed: components["schemas"]["DiscrepancyValue"] | null;
+            expected: components["schemas"]["DiscrepancyValue"] | null;
         };
         MatchResponse: {
             scores: number[];
@@ -661,6 +708,7 @@ export interface components {
             players?: number;
             /** @description Who dealt this round; checked against the rotation (docs/rules.md §2.4), and the round replayed as dealt. Left out: the seat the rotation names. */
             dealer?: number;
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             deck: components["schemas"]["Card"][];
             cut?: components["schemas"]["Cut"];
             moves: components["schemas"]["RecordMoveInput"][];
@@ -708,6 +756,7 @@ export interface components {
             /** @description When illegal: the problem code of the refusal. */
             code?: components["schemas"]["ProblemCode"];
             reason?: string;
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             captured: components["schemas"]["Card"][];
             sweep: boolean;
             /** @description When illegal: what the seat could play, every capture option. A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON (README, "What each operation costs at worst"). */
@@ -779,8 +828,8 @@ export interface components {
         MatchDiscrepancy: {
             /** @description outcome, winner, or scores.<side>. */
             field: string;
-            claimed: string | number | null;
-            expected: string | number | null;
+            claimed: components["schemas"]["DiscrepancyValue"] | null;
+            expected: components["schemas"]["DiscrepancyValue"] | null;
         };
         MatchClaimVerdict: {
             /**
@@ -815,12 +864,14 @@ export interface components {
         };
         PlayInput: {
             card: components["schemas"]["Card"];
-            /** @description Table cards taken, as a set; omit only when at most one option exists. */
+            /** @description Table cards taken, as a set; omit only when at most one option exists. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             capture?: components["schemas"]["Card"][] | null;
         };
         MoveRequest: {
             rules: components["schemas"]["Rules"];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             table: components["schemas"]["Card"][];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             hand: components["schemas"]["Card"][];
             play: components["schemas"]["PlayInput"];
             /** @default false */
@@ -829,11 +880,14 @@ export interface components {
         MoveResponse: {
             card: components["schemas"]["Card"];
             kind: components["schemas"]["CaptureKind"];
-            /** @description The played card and the cards taken. */
+            /** @description The played card and the cards taken. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             captured: components["schemas"]["Card"][];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             taken: components["schemas"]["Card"][];
             sweep: boolean;
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             table: components["schemas"]["Card"][];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             hand: components["schemas"]["Card"][];
         };
         ClockInput: {
@@ -851,11 +905,12 @@ export interface components {
             /** @description One seed per seat, seat 0 first, each 1 to 128 characters: as many as `players` (else `wrong-seed-count`). Collect them so that no seat sees another's before it gives its own (docs/fair-deals.md). */
             seeds: string[];
         };
+        /** @description A deal. At most one of `deck`, `seed` and `fair` (`deck` with `seed`, `fair` with `deck`, and `fair` with `seed` are each refused); `viewer`, `context`, `clock` and `fair` each need `sealed` to be `true`. Checked by the service: most client generators drop these rules, written below as `not` and `dependentSchemas`. */
         DealRequest: {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
-            /** @description The deck after shuffling and cutting, top first. Not with `seed`. */
+            /** @description The deck after shuffling and cutting, top first. Not with `seed`. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             deck?: components["schemas"]["Card"][];
             seed?: components["schemas"]["Seed"];
             /** @description chkobba only. */
@@ -892,6 +947,7 @@ export interface components {
             turn: number | null;
             /** @description Cards in each seat's hand. */
             hand_sizes: number[];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             table: components["schemas"]["Card"][];
             /** @description Cards left in the stock (not which). */
             stock_size: number;
@@ -901,7 +957,7 @@ export interface components {
             last_capturer: number | null;
             seat: number;
             side: number;
-            /** @description This seat's hand, and no other. */
+            /** @description This seat's hand, and no other. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             hand: components["schemas"]["Card"][];
             /** @description Phase cut, the cutter's view only: the card drawn. */
             cut_card?: components["schemas"]["Card"];
@@ -910,6 +966,7 @@ export interface components {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             deck: components["schemas"]["Card"][];
             cut?: components["schemas"]["Cut"];
             moves: components["schemas"]["RecordMoveInput"][];
@@ -931,11 +988,12 @@ export interface components {
             card?: components["schemas"]["Card"];
             cut?: components["schemas"]["Cut"];
             kind?: components["schemas"]["CaptureKind"];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             captured?: components["schemas"]["Card"][];
             sweep?: boolean;
             /** @description Each seat received 3 cards: the cut dealt the hands, or every hand was empty. */
             dealt: boolean;
-            /** @description End of round: the rest of the table. */
+            /** @description End of round: the rest of the table. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             collected: components["schemas"]["Card"][];
             redeal: boolean;
             /** @description A clocked round's: when the move was made, ms since the deal. */
@@ -1036,6 +1094,7 @@ export interface components {
             turn: number | null;
             /** @description Cards in each seat's hand. */
             hand_sizes: number[];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             table: components["schemas"]["Card"][];
             /** @description Cards left in the stock (not which). */
             stock_size: number;
@@ -1058,11 +1117,10 @@ export interface components {
         };
         Option: {
             name: string;
-            /** @enum {string} */
-            type: "boolean" | "integer";
-            default: boolean | number | null;
+            type: components["schemas"]["OptionType"];
+            default: components["schemas"]["OptionValue"] | null;
             description: string;
-            suggested: (boolean | number)[];
+            suggested: components["schemas"]["OptionValue"][];
         };
         Category: {
             /** @enum {string} */
@@ -1104,6 +1162,7 @@ export interface components {
         RulesetsResponse: {
             rulesets: components["schemas"]["Ruleset"][];
         };
+        /** @description A side's counts. `sevens` and `sixes` go together: give both or neither. */
         CountsInput: {
             cards: number;
             diamonds: number;
@@ -1134,7 +1193,7 @@ export interface components {
             receipt?: string;
         };
         SideWithPile: {
-            /** @description The side's pile: every card it captured. */
+            /** @description The side's pile: every card it captured. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             captured: components["schemas"]["Card"][];
             sweeps: number;
         };
@@ -1144,6 +1203,7 @@ export interface components {
         };
         PlayMove: {
             card: components["schemas"]["Card"];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             capture?: components["schemas"]["Card"][] | null;
             /** @description When given, must be the seat whose turn it is; the timeout move needs it. */
             seat?: number;
@@ -1164,6 +1224,7 @@ export interface components {
         };
         RecordPlayMove: {
             card: components["schemas"]["Card"];
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             capture?: components["schemas"]["Card"][] | null;
             /** @description When given, must be the seat whose turn it is. */
             seat?: number;
@@ -1251,7 +1312,7 @@ export interface components {
         PlainDeal: {
             /** @description Without sealed. */
             state: components["schemas"]["RoundState"];
-            /** @description The deck dealt, top first; never with sealed, as it reveals every card. */
+            /** @description The deck dealt, top first; never with sealed, as it reveals every card. Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             deck: components["schemas"]["Card"][];
         };
         SealedDeal: {
@@ -1316,6 +1377,10 @@ export interface components {
         Phase: "cut" | "play" | "redeal" | "over";
         /** @enum {string} */
         Outcome: "continue" | "won" | "tiebreak" | "draw";
+        /** @enum {string} */
+        OptionType: "boolean" | "integer";
+        /** @enum {string} */
+        Shortened: "steps" | "time";
     };
     responses: never;
     parameters: never;
@@ -1454,13 +1519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        openapi: string;
-                        info: Record<string, never>;
-                        paths: Record<string, never>;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             /** @description Refused by the HTTP layer: a request line or headers too long (414, 431), ... */
