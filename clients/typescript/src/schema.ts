@@ -1031,6 +1031,7 @@ export interface components {
             rules: components["schemas"]["Rules"];
             players: number;
             dealer: number;
+            /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             deck: components["schemas"]["Card"][];
             cut?: components["schemas"]["Cut"];
             moves: components["schemas"]["RecordMoveInput"][];
