@@ -7,6 +7,8 @@ import hashlib
 import importlib.util
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -69,6 +71,104 @@ def test_the_standalone_verifier_imports_nothing_but_the_standard_library() -> N
     source = (ROOT / "tools" / "referee" / "verify_fair_deal.py").read_text(encoding="utf-8")
     imported = set(re.findall(r"^(?:from|import) ([a-z_]+)", source, re.MULTILINE))
     assert imported <= {"__future__", "hashlib", "hmac", "json", "sys"}, imported
+
+
+def run_verifier(tmp_path: Path, body: str | bytes) -> tuple[int, str, str]:
+    """The verifier run as a referee runs it, on a file holding body: (exit code, stdout, stderr)."""
+    path = tmp_path / "record.json"
+    path.write_bytes(body.encode("utf-8") if isinstance(body, str) else body)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "referee" / "verify_fair_deal.py"), str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def vector_record_json(**changes: object) -> dict:
+    vector = VECTORS[0]
+    fair = {k: vector[k] for k in ("commitment", "seeds", "server_seed")}
+    record: dict = {"players": len(vector["seeds"]), "deck": vector["deck"], "fair": fair}
+    for key, value in changes.items():
+        where = fair if key in fair else record
+        if value is None:
+            del where[key]
+        else:
+            where[key] = value
+    return record
+
+
+def test_the_standalone_verifier_exits_0_when_verified_and_1_on_a_mismatch(tmp_path: Path) -> None:
+    code, out, err = run_verifier(tmp_path, json.dumps(vector_record_json()))
+    assert (code, err) == (0, "") and out.startswith("verified: ")
+    swapped = VECTORS[0]["deck"][1::-1] + VECTORS[0]["deck"][2:]
+    code, out, err = run_verifier(tmp_path, json.dumps(vector_record_json(deck=swapped)))
+    assert (code, err) == (1, "") and out.startswith("mismatch: ") and "card 0" in out
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["uppercase server seed", "space-padded server seed", "uppercase commitment"],
+)
+def test_the_standalone_verifier_takes_only_lowercase_hex_as_the_service_does(tmp_path: Path, name: str) -> None:
+    vector = VECTORS[0]
+    changes = {
+        "uppercase server seed": {"server_seed": vector["server_seed"].upper()},
+        "space-padded server seed": {"server_seed": f" {vector['server_seed']} "},
+        "uppercase commitment": {"commitment": vector["commitment"].upper()},
+    }[name]
+    code, out, err = run_verifier(tmp_path, json.dumps(vector_record_json(**changes)))
+    field = next(iter(changes))
+    assert (code, err) == (2, ""), (out, err)
+    assert out.startswith("cannot check: ") and f"fair.{field} is not 64 lowercase hex digits" in out
+    assert out.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (json.dumps(vector_record_json(server_seed="zz" * 32)), "fair.server_seed is not 64 lowercase hex"),
+        (json.dumps(vector_record_json(players=None)), "no players"),
+        (json.dumps(vector_record_json(players="2")), "no players"),
+        (json.dumps(vector_record_json(seeds=["alice", "\ud800"]), ensure_ascii=True), "lone surrogate"),
+        (json.dumps(vector_record_json(seeds="alice")), "fair.seeds is not a list of strings"),
+        (json.dumps(vector_record_json(deck=None)), "deck is not a list of strings"),
+        (json.dumps(vector_record_json(server_seed=None)), "fair.server_seed is not 64"),
+        (json.dumps({**vector_record_json(), "fair": []}), "fair block is not an object"),
+        (json.dumps([1, 2]), "not a JSON object"),
+        ('{"players": 2, "players": 3}', "names a key twice"),
+        ('{"players": NaN}', "NaN is not JSON"),
+        ("{not json", "not JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        ("[" * 100_000, "nested too deeply"),
+        (json.dumps({"players": 2, "deck": []}), "no committed deal"),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 40 else None,
+)
+def test_the_standalone_verifier_says_in_one_line_why_it_cannot_check_and_exits_2(
+    tmp_path: Path, body: str | bytes, reason: str
+) -> None:
+    code, out, err = run_verifier(tmp_path, body)
+    assert (code, err) == (2, ""), (out, err)
+    assert out.startswith("cannot check: ") and reason in out and out.count("\n") == 1, out
+
+
+def test_the_standalone_verifier_cannot_check_a_file_it_cannot_read(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "referee" / "verify_fair_deal.py"), str(tmp_path / "absent.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (2, "") and done.stdout.startswith("cannot check: cannot read ")
+
+
+def test_the_standalone_verifiers_exit_codes_are_documented() -> None:
+    source = (ROOT / "tools" / "referee" / "verify_fair_deal.py").read_text(encoding="utf-8")
+    for line in ("0  verified", "1  mismatch", "2  cannot check"):
+        assert line in source
+        assert line in PAGE
 
 
 @given(st.lists(st.text(max_size=12), min_size=2, max_size=4))
