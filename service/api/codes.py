@@ -50,7 +50,11 @@ CODES: dict[str, Code] = {
         "the round.",
     ),
     "illegal-move": Code(
-        422, "Not a legal move. Show the player `legal` (what each card may do) and let them choose again."
+        422,
+        "Not a legal move. Show the player what the played card may take (`options`, its legal captures; empty: "
+        "it can only be laid) and let them choose again. A plain round's problem also has `legal`, what each "
+        "card may do; a sealed round's never does (it would show the hand): for the whole hand, call "
+        "legalCaptures with the player's view.",
     ),
     "ambiguous-capture": Code(
         422, "The card has several captures: ask the player which (`options`) and send it as `capture`."
@@ -63,12 +67,14 @@ CODES: dict[str, Code] = {
     "clock-running": Code(
         422,
         "The seat's time has not run out: a timeout move is played only after its deadline. Wait for the `deadline` "
-        "the last answer gave; in a record, a move marked auto before it.",
+        "the last answer gave. (Replaying a record, this is no 422 but a move's verdict in the 200 answer: a move "
+        "marked auto before its deadline.)",
     ),
     "turn-expired": Code(
         422,
         'The seat\'s deadline and grace are past: send `{"timeout": true, "seat"}`, which plays the default move '
-        "for it. In a record: a move made after its deadline and grace.",
+        "for it. (Replaying a record, this is no 422 but a move's verdict in the 200 answer: a move made after its "
+        "deadline and grace.)",
     ),
     "not-the-default-move": Code(
         422,
