@@ -144,6 +144,8 @@ export type MoveResponse = Schemas["MoveResponse"];
 export type ScoreResponse = Schemas["ScoreResponse"];
 export type MatchResponse = Schemas["MatchResponse"];
 export type ReplayResponse = Schemas["ReplayResponse"];
+export type ReviewRequest = Simplify<Omit<Schemas["ReviewRequest"], "moves"> & { moves: RecordMove[] }>;
+export type ReviewResponse = Schemas["ReviewResponse"];
 export type MatchReplayResponse = Schemas["MatchReplayResponse"];
 export type ViewResponse = Schemas["ViewResponse"];
 export type HintsResponse = Schemas["HintsResponse"];
@@ -399,6 +401,15 @@ export class RefereeClient {
   /** A verdict on every move of a record: an illegal move is an answer (`valid: false`), not an error. */
   async replayRound(body: ReplayRequest): Promise<ReplayResponse> {
     return unwrap(await this.raw.POST("/v1/rounds/replay", { body }));
+  }
+
+  /**
+   * Each move of a record judged against the best move its mover could know of (docs/strategy.md,
+   * "Review"): `loss` in round points, a judgment, and each seat's accuracy. The one operation that may
+   * cost more than 50 ms.
+   */
+  async reviewRound(body: ReviewRequest): Promise<ReviewResponse> {
+    return unwrap(await this.raw.POST("/v1/rounds/review", { body }));
   }
 
   /** A whole match record judged round by round: verdicts, the dealer rotation, scores and decision. */

@@ -213,6 +213,38 @@ operation("commitDeal", () => {
   });
 });
 
+operation("reviewRound", () => {
+  test("every move of a round played move by move is judged, in order, with each seat's accuracy", async () => {
+    const review = await referee.client.reviewRound({
+      rules: chkobbaDeal.state.rules,
+      players: chkobbaDeal.state.players,
+      dealer: chkobbaDeal.state.dealer,
+      deck: chkobbaDeal.deck,
+      moves: chkobbaRound.moves,
+    });
+    assert.equal(review.first_illegal, null);
+    assert.deepEqual(review.moves.map((m) => m.index), chkobbaRound.moves.map((_, i) => i));
+    const judgments = new Set(["forced", "best", "good", "inaccuracy", "mistake", "blunder"]);
+    assert.ok(review.moves.every((m) => m.loss >= 0 && judgments.has(m.judgment)));
+    assert.deepEqual(review.seats.map((s) => s.seat), [...Array(chkobbaDeal.state.players).keys()]);
+  });
+
+  test("a record whose seat is beyond the players is a 422 no-such-seat problem", async () => {
+    const [first, ...rest] = chkobbaRound.moves;
+    await expectProblem(
+      referee.client.reviewRound({
+        rules: chkobbaDeal.state.rules,
+        players: chkobbaDeal.state.players,
+        dealer: chkobbaDeal.state.dealer,
+        deck: chkobbaDeal.deck,
+        moves: [{ ...first!, seat: 5 }, ...rest],
+      }),
+      422,
+      "no-such-seat",
+    );
+  });
+});
+
 operation("replayRound", () => {
   const record = (deal: PlainDeal, round: PlayedRound) => ({
     rules: deal.state.rules,
