@@ -46,6 +46,11 @@ BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5}
 # RFC 8037's example Ed25519 private key (Appendix A.1): public, so anyone could sign with it. The
 # contract's examples are signed with it (service/contract.py); a server is refused it as a key.
 RFC8037_EXAMPLE_SEED = base64.urlsafe_b64decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A=")
+# Public keys whose private keys are public: RFC 8037's example key's (A.1), the all-zero seed's.
+KNOWN_PUBLIC_KEYS = {
+    base64.urlsafe_b64decode("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo="): "is RFC 8037's example public key",
+    base64.urlsafe_b64decode("O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik="): "is the all-zero seed's public key",
+}
 EPHEMERAL_KEYS = "CHKOBBA_EPHEMERAL_KEYS"
 NEW_KEY_COMMAND = "python -m service.ops.settings --new-key"
 NO_KEYS_REFUSAL = (
@@ -154,9 +159,77 @@ def key_list(name: str, value: str) -> tuple[bytes, ...]:
     return keys
 
 
+# Ed25519 (RFC 8032, 5.1): the curve -x^2 + y^2 = 1 + d x^2 y^2 over GF(p), its prime-order subgroup's order L.
+_P = 2**255 - 19
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+_L = 2**252 + 27742317777372353535851937790883648493
+_Point = tuple[int, int, int, int]  # extended coordinates (X, Y, Z, T)
+
+
+def _add(a: _Point, b: _Point) -> _Point:
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    e, f = (y1 - x1) * (y2 - x2) % _P, (y1 + x1) * (y2 + x2) % _P
+    c, g = t1 * 2 * _D * t2 % _P, z1 * 2 * z2 % _P
+    e, f, g, h = f - e, g - c, g + c, f + e
+    return e * f % _P, g * h % _P, f * g % _P, e * h % _P
+
+
+def _times(n: int, point: _Point) -> _Point:
+    found: _Point = (0, 1, 1, 0)
+    while n:
+        if n & 1:
+            found = _add(found, point)
+        point, n = _add(point, point), n >> 1
+    return found
+
+
+def _is_identity(point: _Point) -> bool:
+    return point[0] % _P == 0 and (point[1] - point[2]) % _P == 0
+
+
+def public_key_fault(key: bytes) -> str | None:
+    """Why ``key`` is no Ed25519 public key that a private key can stand behind, or None: an encoding
+    that is not canonical (y >= p, or x = 0 with its sign bit set), no point of the curve, a point of
+    small order (the 8 of the curve: any signature "verifies" under some of them) or with a small-order
+    part (outside the subgroup of order L that every real public key a·B lies in), or a public key
+    whose private key is public."""
+    if key in KNOWN_PUBLIC_KEYS:
+        return f"{KNOWN_PUBLIC_KEYS[key]}, whose private key anyone may know"
+    number = int.from_bytes(key, "little")
+    y, sign = number & (2**255 - 1), number >> 255
+    if y >= _P:
+        return "is not a canonical encoding (y is not below 2^255 - 19)"
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if (v * x * x - u) % _P:
+        x = x * _SQRT_M1 % _P
+        if (v * x * x - u) % _P:
+            return "is not a point of the curve"
+    if x == 0 and sign:
+        return "is not a canonical encoding (x = 0 with its sign bit set)"
+    if x & 1 != sign:
+        x = _P - x
+    point = (x, y, 1, x * y % _P)
+    if _is_identity(_times(8, point)):
+        return "is a point of small order, under which signatures can be forged"
+    if not _is_identity(_times(_L, point)):
+        return "has a small-order component (it is not in the prime-order subgroup)"
+    return None
+
+
 def public_key_list(name: str, value: str) -> tuple[bytes, ...]:
-    """Ed25519 public keys, comma-separated base64url of 32 bytes each (as a JWK's ``x``)."""
-    return key_list(name, value)
+    """Ed25519 public keys, comma-separated base64url of 32 bytes each (as a JWK's ``x``), each a point
+    of the prime-order subgroup, canonically encoded, whose private key is not public
+    (``public_key_fault``). An error names the entry, never the key. A retired key's public half that is
+    also a signing key's is published once (``Signer`` lists each key once)."""
+    keys = key_list(name, value)
+    for i, key in enumerate(keys):
+        fault = public_key_fault(key)
+        if fault is not None:
+            raise SettingError(f"{name} entry {i} {fault}: give a retired receipt key's public half (its JWK's x)")
+    return keys
 
 
 def flag(name: str, value: str) -> bool:

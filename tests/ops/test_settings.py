@@ -410,3 +410,63 @@ def test_gunicorn_without_keys_stops_with_one_line_naming_the_settings() -> None
     assert len(lines) == 1, done.stderr[-2000:]
     assert lines[0].startswith("CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS are not set"), lines
     assert "CHKOBBA_EPHEMERAL_KEYS=1" in lines[0]
+
+
+# ---- the public keys published beside the signing keys ------------------------------------------------
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+SMALL_ORDER = [  # the 8 points of small order of Ed25519, canonically encoded
+    "0100000000000000000000000000000000000000000000000000000000000000",  # the identity
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # order 2
+    "0000000000000000000000000000000000000000000000000000000000000000",  # order 4
+    "0000000000000000000000000000000000000000000000000000000000000080",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+]
+NOT_CANONICAL = [
+    "0100000000000000000000000000000000000000000000000000000000000080",  # the identity, x = 0 signed
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = p + 1: the identity
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = p: order 4
+]
+BAD_PUBLIC_KEYS = [
+    ("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", "is RFC 8037's example public key"),
+    ("O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik", "is the all-zero seed's public key"),
+    ("AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "is not a point of the curve"),
+    ("AwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "has a small-order component"),
+    *[(b64url(bytes.fromhex(h)), "is a point of small order") for h in SMALL_ORDER],
+    *[(b64url(bytes.fromhex(h)), "is not a canonical encoding") for h in NOT_CANONICAL],
+]
+
+
+@pytest.mark.parametrize(("value", "says"), BAD_PUBLIC_KEYS)
+def test_a_public_key_anyone_could_sign_for_is_refused_naming_its_entry_never_the_key(value: str, says: str) -> None:
+    """A receipt "signed" under one of these would verify against the service's own key set: RFC 8037's
+    seed is public, and under a small-order key (the identity: R = identity, S = 0) signatures forge."""
+    with pytest.raises(SettingError) as raised:
+        read({"CHKOBBA_RECEIPT_PUBLIC_KEYS": f"{b64url(real_public_key())},{value}"})
+    said = str(raised.value)
+    assert said.startswith(f"CHKOBBA_RECEIPT_PUBLIC_KEYS entry 1 {says}") and "\n" not in said, said
+    assert value not in said
+
+
+def real_public_key() -> bytes:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+
+
+def test_real_public_keys_are_taken_and_a_signing_keys_own_public_half_is_published_once() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    keys = [real_public_key() for _ in range(20)]
+    assert read({"CHKOBBA_RECEIPT_PUBLIC_KEYS": ",".join(map(b64url, keys))}).receipt_public_keys == tuple(keys)
+    seed = base64.urlsafe_b64decode(SOME_KEY + "=")
+    own = Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
+    app = create_app({"TESTING": True, "ACCESS_LOG": "", "RECEIPT_KEYS": SOME_KEY, "RECEIPT_PUBLIC_KEYS": b64url(own)})
+    assert [k["x"] for k in app.test_client().get("/.well-known/jwks.json").get_json()["keys"]] == [b64url(own)]
