@@ -57,13 +57,17 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     cors.install(app, chosen.cors_origins)
     if chosen.metrics_address is not None:
         app.before_request(_metrics_served_elsewhere)
-    app.after_request(_not_stored_with_a_token)
+    app.after_request(_not_stored_if_secret)
     observe.install(app, ENDPOINT_TO_OPERATION, chosen.access_log)
     return app
 
 
 METRICS_ENDPOINT = "ops.getMetrics"  # service/api/operational.py's blueprint and operationId
-TOKEN_FIELD = b'"state_token"'
+# The operations whose answers hold what a round hides: a state token (dealRound sealed, playRound
+# sealed), the commit token that seals commitDeal's server seed, or the whole state and deck (dealRound
+# and playRound unsealed). No cache may keep them (docs/security.md). viewRound and suggestMoves answer
+# one seat's hand and stay as they were (tests/api/test_cors.py keeps viewRound's answer cacheable).
+NOT_STORED = frozenset({"commitDeal", "dealRound", "playRound"})
 
 
 def _metrics_served_elsewhere() -> None:
@@ -74,10 +78,10 @@ def _metrics_served_elsewhere() -> None:
         raise NotFound()
 
 
-def _not_stored_with_a_token(response: Response) -> Response:
-    """An answer that carries a state token is worth the hidden cards it seals (docs/security.md): no
-    cache, shared or the browser's, may keep it."""
-    if response.mimetype == "application/json" and not response.direct_passthrough:
-        if TOKEN_FIELD in response.get_data():
-            response.headers["Cache-Control"] = "no-store"
+def _not_stored_if_secret(response: Response) -> Response:
+    """An answer of an operation in ``NOT_STORED`` is worth the hidden cards (or the server seed) it
+    carries or seals (docs/security.md): no cache, shared or the browser's, may keep it. Decided by the
+    operation, never by the answer's bytes: its problems too."""
+    if ENDPOINT_TO_OPERATION.get(request.endpoint or "") in NOT_STORED:
+        response.headers["Cache-Control"] = "no-store"
     return response

@@ -27,7 +27,7 @@ from service.api.sealing import HEADER, LEGACY_FORMAT, Sealer, key_id
 from service.app import create_app
 from service.rules import deal_round, fair_deck, seeded_deck
 
-from ..support import b64url_decode, b64url_encode, ok, problem, strings_in
+from ..support import ROOT, b64url_decode, b64url_encode, ok, problem, strings_in
 
 T0 = 1_780_000_000.0  # the service's clock at the deal, in Unix seconds
 TURN, GRACE = 20, 2
@@ -518,3 +518,29 @@ def test_a_void_deal_ends_the_round_with_its_record_signed(client: FlaskClient) 
     dealt = ok(client.post("/v1/rounds", json=body))
     assert dealt["views"][0]["phase"] == "redeal"
     assert record_verifies(dealt["record"], dealt["record_receipt"], ok(client.get("/.well-known/jwks.json")))
+
+
+def test_every_answer_holding_a_commit_token_or_a_hidden_state_is_not_stored(client: FlaskClient) -> None:
+    """commitDeal's commit_token seals the server seed; an unsealed deal's or move's answer holds the
+    whole state, deck and hands: no cache may keep them, nor a problem of those operations."""
+    committed = client.post("/v1/deals/commitments", json={})
+    assert "commit_token" in ok(committed) and committed.headers["Cache-Control"] == "no-store"
+    assert client.post("/v1/deals/commitments", json={"seed": "x"}).headers["Cache-Control"] == "no-store"
+    plain = client.post("/v1/rounds", json={"rules": "chkobba", "players": 2, "dealer": 0, "seed": "open"})
+    dealt = ok(plain)
+    assert "deck" in dealt and plain.headers["Cache-Control"] == "no-store"
+    played = client.post("/v1/rounds/play", json={"state": dealt["state"], "move": {"cut": 7}})
+    assert played.headers["Cache-Control"] == "no-store", played.status_code
+    for cacheable in ("/openapi.json", "/.well-known/jwks.json", "/v1/rulesets"):
+        assert "no-store" not in client.get(cacheable).headers.get("Cache-Control", ""), cacheable
+
+
+def test_every_operation_whose_example_answer_holds_a_token_is_not_stored() -> None:
+    from service.app import NOT_STORED  # noqa: PLC0415
+
+    document = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
+    for path in document["paths"].values():
+        for op in (op for op in path.values() if isinstance(op, dict) and "responses" in op):
+            answer = json.dumps(op.get("responses", {}).get("200", {}))
+            if '"state_token"' in answer or '"commit_token"' in answer:
+                assert op["operationId"] in NOT_STORED, op["operationId"]
