@@ -44,9 +44,10 @@ export function verifyFairDeal(record: FairRecord): { verified: boolean; reason?
   if (commitmentOf(serverSeed) !== commitment) return { verified: false, reason: "SHA-256 of server_seed is not the commitment" };
   if (seeds.length !== record.players) return { verified: false, reason: `${seeds.length} seeds for ${record.players} seats` };
   const expected = fairDeck(serverSeed, commitment, seeds);
-  const differs = expected.findIndex((card, i) => record.deck[i] !== card);
-  if (differs >= 0 || record.deck.length !== expected.length) {
-    return { verified: false, reason: `card ${differs} of the deck is not the one the seeds give` };
+  if (record.deck.length !== expected.length) {
+    return { verified: false, reason: `the record's deck has ${record.deck.length} cards, not ${expected.length}` };
   }
+  const differs = expected.findIndex((card, i) => record.deck[i] !== card);
+  if (differs >= 0) return { verified: false, reason: `card ${differs} of the deck is not the one the seeds give` };
   return { verified: true };
 }

@@ -35,6 +35,28 @@ describe("the published vectors", () => {
   }
 });
 
+describe("verifyFairDeal's reasons", () => {
+  const v = VECTORS[0]!;
+  const record = (deck: readonly Card[]) => ({
+    players: v.seeds.length, deck, fair: { commitment: v.commitment, seeds: v.seeds, server_seed: v.server_seed },
+  });
+  test("a deck longer than 40 whose first 40 cards match: its length, not a card", () => {
+    assert.deepEqual(verifyFairDeal(record([...v.deck, v.deck[0]!])), {
+      verified: false, reason: "the record's deck has 41 cards, not 40",
+    });
+  });
+  test("a deck shorter than 40: its length", () => {
+    assert.deepEqual(verifyFairDeal(record(v.deck.slice(0, 39))), {
+      verified: false, reason: "the record's deck has 39 cards, not 40",
+    });
+  });
+  test("a deck of 40 cut differently: the first card that differs", () => {
+    assert.deepEqual(verifyFairDeal(record([v.deck[1]!, v.deck[0]!, ...v.deck.slice(2)])), {
+      verified: false, reason: "card 0 of the deck is not the one the seeds give",
+    });
+  });
+});
+
 describe("a round the service deals from a commitment", () => {
   const referee = useReferee();
   before(() => referee.ready());
