@@ -10,6 +10,7 @@ request comes here, and a fork keeps only the forking thread: the workers never 
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from socketserver import ThreadingMixIn
@@ -22,11 +23,44 @@ from .metrics import KEYS_MADE
 from .metrics_archive import LockedCollector
 
 PATH = "/metrics"
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+TIMEOUT_SECONDS = 5.0  # a connection idle (or trickling) this long is closed: it held a thread of the master
+MAX_CONNECTIONS = 8  # served at once, each by a thread of its own; one more is closed unanswered
 
 
 class _Server(ThreadingMixIn, WSGIServer):
+    """A thread per connection, but at most ``MAX_CONNECTIONS`` of them: an idle connection would
+    otherwise hold a thread of gunicorn's master for ever (500 of them, 182 threads)."""
+
     daemon_threads = True
     allow_reuse_address = True
+    block_on_close = False
+    request_queue_size = 64  # the listen backlog
+
+    def server_activate(self) -> None:
+        super().server_activate()
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            self.shutdown_request(request)  # too many at once: a scraper retries at its next interval
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client too slow (the socket's timeout) or gone is no error of the server's: no traceback."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 class _Server6(_Server):
@@ -34,6 +68,8 @@ class _Server6(_Server):
 
 
 class _Quiet(WSGIRequestHandler):
+    timeout = TIMEOUT_SECONDS  # the socket's, set in setup(): a read or write slower than it ends the connection
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the scrapes are not logged
         pass
 
@@ -46,13 +82,13 @@ def metrics_app(directory: str) -> Callable[..., Iterable[bytes]]:
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("PATH_INFO") != PATH:
-            start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
+            start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8"), NOSNIFF])
             return [b"not found: only /metrics is served here\n"]
         if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
-            start_response("405 Method Not Allowed", [("Allow", "GET, HEAD"), ("Content-Type", "text/plain")])
+            start_response("405 Method Not Allowed", [("Allow", "GET, HEAD"), ("Content-Type", "text/plain"), NOSNIFF])
             return [b"GET only\n"]
         body = generate_latest(registry)
-        start_response("200 OK", [("Content-Type", CONTENT_TYPE_LATEST), ("Content-Length", str(len(body)))])
+        start_response("200 OK", [("Content-Type", CONTENT_TYPE_LATEST), ("Content-Length", str(len(body))), NOSNIFF])
         return [body]
 
     return app

@@ -94,3 +94,35 @@ def test_a_metrics_address_in_use_stops_the_start_with_one_line(start_gunicorn: 
         )
     assert done.returncode != 0
     assert f"CHKOBBA_METRICS_ADDRESS: cannot listen on 127.0.0.1:{port}" in done.stderr, done.stderr[-2000:]
+
+
+def test_the_metrics_server_closes_idle_connections_and_serves_few_at_once(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each connection is a thread of gunicorn's master: idle ones are closed after a few seconds, and
+    past MAX_CONNECTIONS at once one more is closed unanswered, rather than a thread each for ever."""
+    import threading
+    import time
+
+    from service.ops import metrics_server
+
+    monkeypatch.setattr(metrics_server._Quiet, "timeout", 0.5)
+    port = free_port()
+    log = type("Log", (), {"info": staticmethod(lambda *a: None)})()
+    server = metrics_server.serve_metrics(f"127.0.0.1:{port}", str(tmp_path), log)
+    try:
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(60)]
+        time.sleep(0.2)
+        serving = [t for t in threading.enumerate() if "process_request_thread" in t.name]
+        assert 0 < len(serving) <= metrics_server.MAX_CONNECTIONS
+        started = time.monotonic()
+        for sock in idle:
+            assert sock.recv(1) == b""  # closed by the server: unanswered past the cap, or timed out
+            sock.close()
+        assert time.monotonic() - started < 5
+        for answer in (raw(port, b"GET /metrics HTTP/1.1"), raw(port, b"GET /x HTTP/1.1")):
+            assert b"\r\nX-Content-Type-Options: nosniff\r\n" in answer, answer[:200]
+        assert raw(port, b"GET /metrics HTTP/1.1").startswith(b"HTTP/1.0 200")
+    finally:
+        server.shutdown()
+        server.server_close()
