@@ -17,7 +17,6 @@ This module imports only the standard library: gunicorn.conf.py imports it befor
 from __future__ import annotations
 
 import base64
-import binascii
 import os
 import re
 import secrets
@@ -41,6 +40,7 @@ ORIGIN = re.compile(
     re.IGNORECASE,  # browsers send both in lower case; flask-cors compares them without regard to case
 )
 DEFAULT_PORTS = {"http": 80, "https": 443}
+BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")  # the URL-safe alphabet only: no +, /, quotes or other bytes
 # What gunicorn binds to: HOST:PORT (an IPv6 host in brackets), unix:PATH or fd://N.
 BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})|unix:.+|fd://[0-9]+)")
 # RFC 8037's example Ed25519 private key (Appendix A.1): public, so anyone could sign with it. The
@@ -129,17 +129,21 @@ def existing_directory(name: str, value: str) -> str:
 
 def parse_keys(value: str, name: str = "CHKOBBA_STATE_KEYS") -> list[bytes]:
     """The keys of ``CHKOBBA_STATE_KEYS`` (or of the setting ``name``: ``CHKOBBA_RECEIPT_KEYS``),
-    comma-separated base64url, 32 bytes each (blanks skipped). An error names the entry, never the key."""
+    comma-separated base64url, 32 bytes each (blanks skipped), strictly: the URL-safe alphabet alone,
+    unpadded or correctly padded, canonical (one key, one spelling). An error names the entry, never the key."""
     keys = []
     for i, item in enumerate(part.strip() for part in value.split(",")):
         if not item:
             continue
-        try:
-            key = base64.urlsafe_b64decode(item + "=" * (-len(item) % 4))
-        except (binascii.Error, ValueError):
-            raise SettingError(f"{name} entry {i} is not base64url") from None
+        body = item.rstrip("=")
+        padding = len(item) - len(body)
+        if not BASE64URL.fullmatch(item) or len(body) % 4 == 1 or padding not in (0, -len(body) % 4):
+            raise SettingError(f"{name} entry {i} is not base64url (A-Z a-z 0-9 - _, unpadded or padded right)")
+        key = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         if len(key) != KEY_BYTES:
             raise SettingError(f"{name} entry {i} is {len(key)} bytes, not {KEY_BYTES}")
+        if _encoded((key,)) != item.rstrip("="):  # unused low bits set: another spelling of the same key
+            raise SettingError(f"{name} entry {i} is not canonical base64url (its last character's unused bits)")
         keys.append(key)
     return keys
 
@@ -576,7 +580,7 @@ def _weak(key: bytes) -> str | None:
     if key == RFC8037_EXAMPLE_SEED:
         return "is RFC 8037's example key, which is public"
     if len(set(key)) == 1:
-        return f"is one byte repeated ({key[0]:#04x})"
+        return "is one byte repeated"  # never which byte: that would be the whole key
     return None
 
 

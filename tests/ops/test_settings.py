@@ -170,8 +170,8 @@ WRONG = [
     ("CHKOBBA_STATE_KEYS", " , , ", "CHKOBBA_STATE_KEYS is set but holds no key: ' , , '"),
     ("CHKOBBA_RECEIPT_KEYS", ",", "CHKOBBA_RECEIPT_KEYS is set but holds no key: ','"),
     ("CHKOBBA_RECEIPT_KEYS", " ", "CHKOBBA_RECEIPT_KEYS is set but holds no key: ' '"),
-    ("CHKOBBA_STATE_KEYS", ZERO_KEY, "CHKOBBA_STATE_KEYS entry 0 is one byte repeated (0x00)"),
-    ("CHKOBBA_RECEIPT_KEYS", f"{SOME_KEY},{ZERO_KEY}", "CHKOBBA_RECEIPT_KEYS entry 1 is one byte repeated (0x00)"),
+    ("CHKOBBA_STATE_KEYS", ZERO_KEY, "CHKOBBA_STATE_KEYS entry 0 is one byte repeated:"),
+    ("CHKOBBA_RECEIPT_KEYS", f"{SOME_KEY},{ZERO_KEY}", "CHKOBBA_RECEIPT_KEYS entry 1 is one byte repeated:"),
     ("CHKOBBA_RECEIPT_KEYS", RFC8037_KEY, "CHKOBBA_RECEIPT_KEYS entry 0 is RFC 8037's example key, which is public"),
     ("CHKOBBA_STATE_KEYS", RFC8037_KEY, "CHKOBBA_STATE_KEYS entry 0 is RFC 8037's example key, which is public"),
     ("CHKOBBA_RECEIPT_PUBLIC_KEYS", "AAAA", "CHKOBBA_RECEIPT_PUBLIC_KEYS entry 0 is 3 bytes, not 32"),
@@ -470,3 +470,34 @@ def test_real_public_keys_are_taken_and_a_signing_keys_own_public_half_is_publis
     own = Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
     app = create_app({"TESTING": True, "ACCESS_LOG": "", "RECEIPT_KEYS": SOME_KEY, "RECEIPT_PUBLIC_KEYS": b64url(own)})
     assert [k["x"] for k in app.test_client().get("/.well-known/jwks.json").get_json()["keys"]] == [b64url(own)]
+
+
+STANDARD_ALPHABET = base64.b64encode(base64.urlsafe_b64decode(SOME_KEY + "=")).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        (f"{SOME_KEY}!!", "is not base64url"),
+        (f'"{SOME_KEY}"', "is not base64url"),
+        (STANDARD_ALPHABET, "is not base64url"),  # + and / where base64url has - and _
+        (f"{SOME_KEY}==", "is not base64url"),  # padded wrong: one = is right for 32 bytes
+        (f"{SOME_KEY[:20]} {SOME_KEY[20:]}", "is not base64url"),
+        (f"{SOME_KEY[:-1]}5", "is not canonical base64url"),  # the same 32 bytes, other unused bits
+    ],
+)
+def test_a_key_is_read_strictly_one_key_one_spelling(value: str, says: str) -> None:
+    assert "+" in STANDARD_ALPHABET or "/" in STANDARD_ALPHABET
+    for name in ("CHKOBBA_STATE_KEYS", "CHKOBBA_RECEIPT_KEYS"):
+        with pytest.raises(SettingError) as raised:
+            read({name: value})
+        assert str(raised.value).startswith(f"{name} entry 0 {says}"), str(raised.value)
+    assert read({"CHKOBBA_STATE_KEYS": f"{SOME_KEY}="}).state_keys == read({"CHKOBBA_STATE_KEYS": SOME_KEY}).state_keys
+
+
+@pytest.mark.parametrize("byte", [0, 0x41, 0xFF])
+def test_a_key_of_one_byte_repeated_is_refused_without_saying_which_byte(byte: int) -> None:
+    value = base64.urlsafe_b64encode(bytes([byte]) * 32).decode().rstrip("=")
+    with pytest.raises(SettingError) as raised:
+        read({"CHKOBBA_STATE_KEYS": value})
+    assert "0x" not in str(raised.value) and f"{byte:02x}" not in str(raised.value).lower().split(":")[0]
