@@ -22,7 +22,7 @@ from service.ops.limits import MAX_BODY_BYTES
 from service.ops.problems import PROBLEM_MEDIA_TYPE
 from service.rules import DECK, PROFILES, Outcome, Phase
 from service.rules.shuffle import MAX_SEED_LENGTH, SEED_MAX, SEED_MIN
-from service.strategy import Shortened
+from service.strategy import LEVELS, Shortened
 
 from .codes import CODES
 from .fields import CardList, Moves, Referenced
@@ -366,6 +366,7 @@ NAMED_ENUMS = {
     "Outcome": [o.value for o in Outcome],
     "OptionType": list(OPTION_TYPES.values()),
     "Shortened": [reason.value for reason in Shortened],
+    "Level": list(LEVELS),
 }
 
 

@@ -163,15 +163,16 @@ def test_a_page_on_a_listed_origin_reads_captures_and_a_sealed_round(
 
     # The sealed round: the views dealt from the seed, then the same move played on a token of our own.
     dealt, played = sealed["dealt"], sealed["played"]
-    assert dealt["status"] == 200 and sorted(dealt["body"]) == ["state_token", "views"]
+    assert dealt["status"] == 200 and sorted(dealt["body"]) == ["round_id", "seq", "state_token", "views"]
     status, ours = cors_service.call("POST", "/v1/rounds", DEAL)
     assert status == 200 and dealt["body"]["views"] == ours["views"]
     assert played["status"] == 200, played["body"]
     move = {"state_token": ours["state_token"], "move": {"card": sealed["card"]}}
     status, ours_played = cors_service.call("POST", "/v1/rounds/play", move)
     assert status == 200 and played["body"]["state_token"]
-    assert {k: v for k, v in played["body"].items() if k != "state_token"} == {
-        k: v for k, v in ours_played.items() if k != "state_token"
+    # Each deal draws its own round_id; the rest of the answer is the same move's.
+    assert {k: v for k, v in played["body"].items() if k not in ("state_token", "round_id")} == {
+        k: v for k, v in ours_played.items() if k not in ("state_token", "round_id")
     }
 
     # Problems are readable too: a 422 of the app, and a body the worker refused.

@@ -22,7 +22,7 @@ MODELS: dict[str, tuple[str, str]] = {
     "kotlin": ("src/main/kotlin/org/chkobba/client/models/*.kt", r"val \w+: kotlin\.Any\b"),
     "csharp": ("src/Chkobba.Client/Model/*.cs", r"public [Oo]bject \w+ \{"),
     "typescript-fetch": ("src/models/*.ts", r"^    \w+\??: any\b"),
-    "python": ("chkobba_og/models/*.py", r"^    \w+: .*\bAny\b"),
+    "python": ("chkobba_og/models/*.py", r"^    \w+: [^=]*\bAny\b"),  # the type, before the default and description
     "swift6": ("Sources/ChkobbaClient/Models/*.swift", r"\bAnyCodable\b"),
     "dart-dio": ("lib/src/model/*.dart", r"\bJsonObject\b"),
 }
