@@ -81,8 +81,9 @@ def expect(holds: bool, what: str) -> None:
 
 
 def answer(result: T | Problem | None, kind: type[T]) -> T:
-    """The answer of a generated `sync()`: it returns a Problem for a 4xx (it does not raise), and None
-    for a status the contract does not list."""
+    """The answer of a generated `sync()`: it returns a Problem for a 4xx (it does not raise), as for
+    any status the contract does not list (every operation has a default problem answer); a body that is
+    not one of the service's problems makes the parser raise (docs/clients/python.md)."""
     if isinstance(result, Problem):
         raise Refused(result)
     if not isinstance(result, kind):
