@@ -79,7 +79,12 @@ def test_a_signed_committed_clocked_record_shows_its_deal_its_signature_its_time
     expect(page.locator("#receipt-check .receipt-verdict")).to_contain_text("exactly the one the service signed")
     fair = page.locator("section.fair-deal")
     expect(fair).to_have_attribute("data-fair-deal", "verified")
-    expect(fair).to_contain_text("Nobody chose this deck.")
+    expect(fair.locator(".fair-verdict")).to_have_text(
+        "The deal is verified: the server seed revealed matches the commitment, and the deck is the one that seed "
+        "and the seats' seeds give."
+    )
+    expect(fair.locator(".fair-unsigned")).to_have_count(0)
+    expect(page.locator("#verdict .receipt-fails")).to_have_count(0)
     expect(fair).to_contain_text(record["fair"]["commitment"])
     expect(fair.locator("dd")).to_have_text([record["fair"]["commitment"], "alice's seed", "bob's seed"])
     expect(page.locator("#turn-clock")).to_contain_text(
@@ -166,6 +171,41 @@ def test_a_receipt_of_an_unknown_key_or_no_receipt_at_all(open_page, ended) -> N
     expect(page.locator("#receipt-check")).to_have_attribute("data-receipt", "unknown-key")
     check(page, ended["record"], "not a receipt")
     expect(page.locator("#receipt-check")).to_have_attribute("data-receipt", "malformed")
-    check(page, ended["record"])  # no receipt: nothing is said of a signature
-    expect(page.locator("#receipt-check")).to_have_count(0)
+    check(page, ended["record"])  # no receipt: said to be not signed, not checked, and no failure
+    expect(page.locator("#receipt-check")).to_have_attribute("data-receipt", "none")
+    expect(page.locator("#receipt-check")).to_have_class("receipt unjudged")
+    expect(page.locator("#receipt-check .receipt-verdict")).to_have_text(
+        "Not signed: no receipt was given, so no signature is checked."
+    )
+    expect(page.locator("#verdict")).to_have_class("verdict ok")
+    expect(page.locator("#verdict .receipt-fails")).to_have_count(0)
     expect(page.locator("section.fair-deal")).to_have_attribute("data-fair-deal", "verified")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_a_receipt_that_fails_is_the_headline_not_a_legal_complete_round(open_page, ended, lang: str) -> None:
+    edited = copy.deepcopy(ended)
+    edited["record"]["moves"][5]["at_ms"] += 1  # legal still, the deal still derived: only the receipt fails
+    page = ready(open_page(f"/referee?lang={lang}"))
+    check(page, edited["record"], edited["record_receipt"])
+    expect(page.locator("#receipt-check")).to_have_attribute("data-receipt", "invalid")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_class("verdict bad")
+    headline = verdict.locator(".summary").first
+    expect(headline).to_have_class("summary receipt-fails")
+    expected = {
+        "en": "The receipt does not verify: this record was edited after the service signed it, or it is not the "
+        "service's.",
+        "fr": "Le reçu n'est pas valide : ce relevé a été modifié après la signature du service",
+        "ar": "الإيصال غير صحيح",
+    }[lang]
+    expect(headline).to_contain_text(expected)
+    fair = page.locator("section.fair-deal")
+    expect(fair).to_have_attribute("data-fair-deal", "verified")
+    expect(fair.locator(".fair-unsigned")).to_have_count(1)
+    # A receipt that is not one fails too; the same record with its own receipt verifies, and says nothing of it.
+    check(page, {**edited, "record": ended["record"]}, "not a receipt")
+    expect(page.locator("#verdict .receipt-fails")).to_have_count(1)
+    check(page, ended["record"], ended["record_receipt"])
+    expect(page.locator("#verdict")).to_have_class("verdict ok")
+    expect(page.locator("#verdict .receipt-fails")).to_have_count(0)

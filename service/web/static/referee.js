@@ -505,6 +505,16 @@ function renderReview() {
     el("h3", { id: "verdict-heading", tabindex: "-1", text: tr("verdict") }),
   );
   let explained = null;
+  // A receipt given that fails says first that this record is not the one the service signed: what
+  // follows (legal moves, a verified deal) holds of the record as pasted, nothing more.
+  const receiptFails = Boolean(review.signature && RECEIPT_TONES[review.signature.status] === "bad");
+  if (receiptFails) {
+    verdict.classList.replace("ok", "bad");
+    verdict.append(
+      el("p", { class: "summary receipt-fails", text: tr("receiptFailsSummary") }),
+      el("p", { class: "jump" }, jumpLink("receipt-check", tr("goToReceipt"))),
+    );
+  }
   if (bad) {
     // Who did what, and why the rules refuse it: said from the record and the legal options, in the
     // page's language, with the move's number and its index in the API's answer.
@@ -520,8 +530,8 @@ function renderReview() {
     verdict.append(el("p", { class: "summary", text: tr(data.complete ? "allLegalComplete" : "allLegalIncomplete") }));
   }
   holder.append(verdict);
-  if (review.signature) holder.append(renderReceipt(review.signature));
-  if (data.fair_deal) holder.append(renderFairDeal(data, body));
+  holder.append(renderReceipt(review.signature || { status: "none" }));
+  if (data.fair_deal) holder.append(renderFairDeal(data, body, "h3", receiptFails));
   if (body.clock && typeof body.clock === "object") holder.append(renderClock(body.clock));
 
   holder.append(renderMoves(data, ctx, players, explained));
@@ -972,7 +982,7 @@ const FAIR_REASONS = [
   [/card (\d+) is (\S+), the derivation gives (\S+)$/, (i, card, expected) => ["fairWhy_deck", { i, card, expected }]],
 ];
 
-function renderFairDeal(data, recorded, level = "h3") {
+function renderFairDeal(data, recorded, level = "h3", receiptFails = false) {
   const verified = data.fair_deal === "verified";
   const section = el(
     "section",
@@ -980,6 +990,7 @@ function renderFairDeal(data, recorded, level = "h3") {
     el(level, { text: tr("fairHeading") }),
     el("p", { class: "fair-verdict", text: tr(verified ? "fairVerified" : "fairMismatch") }),
   );
+  if (verified && receiptFails) section.append(el("p", { class: "fair-unsigned", text: tr("fairUnsigned") }));
   if (!verified) {
     const reason = data.fair_deal_reason || "";
     const found = FAIR_REASONS.map(([pattern, key]) => [pattern.exec(reason), key]).find(([m]) => m);
