@@ -79,6 +79,9 @@ def on_starting(server):
     keyed = service_settings.install(service_settings.with_keys(SETTINGS, server.log.warning))
     os.environ["CHKOBBA_STATE_KEYS"] = service_settings.encoded_keys(keyed)
     os.environ["CHKOBBA_RECEIPT_KEYS"] = service_settings.encoded_receipt_keys(keyed)
+    # ...and that they were made here: a reload reads them as given otherwise, and the workers it forks
+    # say chkobba_keys_made_at_start 0.
+    os.environ[service_settings.MADE_AT_START_MARKER] = service_settings.made_at_start_marker(keyed)
     server.stop = stopping_without_resets(server, server.stop)
     if keyed.metrics_address is not None:
         # The metrics on their own address, served by this master (it reads the workers' files), so

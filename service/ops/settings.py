@@ -52,6 +52,10 @@ KNOWN_PUBLIC_KEYS = {
     base64.urlsafe_b64decode("O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik="): "is the all-zero seed's public key",
 }
 EPHEMERAL_KEYS = "CHKOBBA_EPHEMERAL_KEYS"
+# No setting: gunicorn.conf.py writes it beside the keys it made at start and exported (so that a reload,
+# SIGHUP, which reads the settings again, keeps them), naming the kinds made: "state", "receipt". Read
+# back, keys of those kinds still count as made at start (chkobba_keys_made_at_start stays 1).
+MADE_AT_START_MARKER = "_CHKOBBA_KEYS_MADE_AT_START"
 NEW_KEY_COMMAND = "python -m service.ops.settings --new-key"
 NO_KEYS_REFUSAL = (
     '{missing} not set: give the keys every replica shares (docs/security.md, "Settings an operator must '
@@ -572,6 +576,9 @@ def read(environ: Mapping[str, str] | None = None, *, under_gunicorn: bool = Fal
     for setting in SETTINGS:
         known[setting.attribute] = _value(setting, source.get(setting.name), known)
     del known["under_gunicorn"]
+    made = set(source.get(MADE_AT_START_MARKER, "").split(","))
+    known["key_made_at_start"] = "state" in made and bool(known["state_keys"])
+    known["receipt_key_made_at_start"] = "receipt" in made and bool(known["receipt_keys"])
     return checked(Settings(**known))
 
 
@@ -650,6 +657,15 @@ def encoded_keys(settings: Settings) -> str:
 def encoded_receipt_keys(settings: Settings) -> str:
     """The receipt keys as ``CHKOBBA_RECEIPT_KEYS`` writes them."""
     return _encoded(settings.receipt_keys)
+
+
+def made_at_start_marker(settings: Settings) -> str:
+    """The value of ``MADE_AT_START_MARKER`` for ``settings``: the kinds of key made at start."""
+    return ",".join(
+        kind
+        for kind, made in (("state", settings.key_made_at_start), ("receipt", settings.receipt_key_made_at_start))
+        if made
+    )
 
 
 def _encoded(keys: Iterable[bytes]) -> str:

@@ -501,3 +501,44 @@ def test_a_key_of_one_byte_repeated_is_refused_without_saying_which_byte(byte: i
     with pytest.raises(SettingError) as raised:
         read({"CHKOBBA_STATE_KEYS": value})
     assert "0x" not in str(raised.value) and f"{byte:02x}" not in str(raised.value).lower().split(":")[0]
+
+
+def test_keys_made_at_start_and_exported_for_a_reload_still_count_as_made() -> None:
+    """gunicorn.conf.py exports the keys it made, so that a SIGHUP reload keeps them, and marks them
+    made: read back, the gauge stays 1."""
+    made = settings.with_keys(read({"CHKOBBA_EPHEMERAL_KEYS": "1"}), lambda _: None)
+    exported = {
+        "CHKOBBA_STATE_KEYS": settings.encoded_keys(made),
+        "CHKOBBA_RECEIPT_KEYS": settings.encoded_receipt_keys(made),
+        settings.MADE_AT_START_MARKER: settings.made_at_start_marker(made),
+    }
+    reloaded = read(exported)
+    assert (reloaded.key_made_at_start, reloaded.receipt_key_made_at_start) == (True, True)
+    assert reloaded.state_keys == made.state_keys and reloaded.receipt_keys == made.receipt_keys
+    app = create_app({"TESTING": True, "ACCESS_LOG": ""}, settings=reloaded)
+    assert gauge_of(app.test_client().get("/metrics").get_data(as_text=True)) == {"state": 1.0, "receipt": 1.0}
+    given = read({**exported, settings.MADE_AT_START_MARKER: ""})
+    assert (given.key_made_at_start, given.receipt_key_made_at_start) == (False, False)
+
+
+@pytest.mark.server
+def test_after_a_reload_the_gauge_still_says_the_keys_were_made_at_start(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    port = free_port()
+    env = clean_environment(
+        CHKOBBA_BIND=f"127.0.0.1:{port}", CHKOBBA_WORKERS="1", PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "m")
+    )
+    log = tmp_path / "gunicorn.log"
+    with running_gunicorn(env, lambda: status_of(port, "/readyz") == 200, log) as server:
+        assert gauge_of(send(port, "GET", "/metrics")[1].decode()) == {"state": 1.0, "receipt": 1.0}
+        os.kill(server.pid, signal.SIGHUP)
+        for _ in range(100):  # the worker booted after the reload serves
+            if log.read_text(errors="replace").count("Booting worker") >= 2 and status_of(port, "/readyz") == 200:
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert log.read_text(errors="replace").count("Booting worker") >= 2
+        assert gauge_of(send(port, "GET", "/metrics")[1].decode()) == {"state": 1.0, "receipt": 1.0}
