@@ -83,6 +83,9 @@ def on_starting(server):
     # say chkobba_keys_made_at_start 0.
     os.environ[service_settings.MADE_AT_START_MARKER] = service_settings.made_at_start_marker(keyed)
     server.stop = stopping_without_resets(server, server.stop)
+    if keyed.metrics_address is None and keyed.workers > 1:
+        # A server for others, not make run's one process: its metrics are public unless a proxy hides them.
+        server.log.warning(service_settings.SHARED_METRICS_WARNING)
     if keyed.metrics_address is not None:
         # The metrics on their own address, served by this master (it reads the workers' files), so
         # that no path of the service's port reaches them (service/ops/metrics_server.py).

@@ -65,6 +65,10 @@ NO_KEYS_WARNING = (
     "CHKOBBA_STATE_KEYS is not set: sealed states use a key generated at start, which will not survive a "
     "restart or span replicas"
 )
+SHARED_METRICS_WARNING = (
+    "CHKOBBA_METRICS_ADDRESS is not set: /metrics is served on the service's own port, to whoever reaches it "
+    "(set it, e.g. to 127.0.0.1:9090, to serve the metrics there alone)"
+)
 NO_RECEIPT_KEYS_WARNING = (
     "CHKOBBA_RECEIPT_KEYS is not set: receipts are signed with a key generated at start, which will not survive "
     "a restart or span replicas (receipts it signed then verify only with a copy of /.well-known/jwks.json kept "

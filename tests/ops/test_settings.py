@@ -302,6 +302,7 @@ def test_one_warning_for_a_server_without_keys(tmp_path: Path) -> None:
     assert text.count("Booting worker") == 2, text
     assert text.count("CHKOBBA_STATE_KEYS is not set") == 1, text
     assert text.count("CHKOBBA_RECEIPT_KEYS is not set") == 1, text
+    assert text.count("CHKOBBA_METRICS_ADDRESS is not set: /metrics is served on the service's own port") == 1, text
 
 
 @pytest.mark.server
