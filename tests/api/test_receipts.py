@@ -1,4 +1,4 @@
-"""Receipts (README, "Receipts: verdicts anyone can check"): replayRound, scoreRound and decideMatch,
+"""Receipts (docs/referee.md, "Receipts: verdicts anyone can check"): replayRound, scoreRound and decideMatch,
 asked with ``"receipt": true``, sign the request as sent and the answer; a receipt verifies with the
 service's key set for that exact operation, request and answer, and for nothing else.
 
@@ -522,7 +522,16 @@ def test_a_retired_keys_public_half_keeps_its_receipts_verifiable_once_its_priva
     assert not both_verify("scoreRound", request, old_answer, ok(app_client(NEW_KEY).get(JWKS_PATH)))
 
 
-@pytest.mark.parametrize("value", ["not-a-key", "AAAA", " , "])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "not-a-key",
+        "AAAA",
+        " , ",
+        "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",  # RFC 8037's example public key: its seed is public
+        "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # the identity: R = identity, S = 0 verifies anything
+    ],
+)
 def test_a_public_key_that_is_not_one_is_refused_at_start(value: str) -> None:
     with pytest.raises(ValueError, match="CHKOBBA_RECEIPT_PUBLIC_KEYS"):
         app_client(NEW_KEY, RECEIPT_PUBLIC_KEYS=value)
