@@ -92,7 +92,7 @@ def get_ruleset(profile: str) -> Response:
         "and its options in lexicographic order of table positions, each capture's cards in table order. "
         "With `last_play` no option sweeps (docs/rules.md §5). The lists can be long: on the largest table (36 cards, "
         "none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB "
-        '(README, "What each operation costs at worst").',
+        '(docs/performance.md, "What each operation costs at worst").',
         "adjudication",
         schemas.CapturesResponse,
         schemas.CapturesRequest,
@@ -115,7 +115,7 @@ def captures() -> Response:
         "Plays `play.card` from `hand` on `table`, taking `play.capture` (a set of table cards). The capture may be "
         "omitted only when the card has one legal option or none. An illegal or ambiguous play, or a card not in "
         "the hand, is a 422 problem whose `options` and `legal` list what was legal, every option: up to about "
-        '330 KB on the largest table (README, "What each operation costs at worst").',
+        '330 KB on the largest table (docs/performance.md, "What each operation costs at worst").',
         "adjudication",
         schemas.MoveResponse,
         schemas.MoveRequest,

@@ -22,11 +22,13 @@ bp = Blueprint("hints", __name__)
         "/v1/hints",
         "Suggest moves, best first",
         "For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each "
-        'with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture '
+        'with a `score` and its `reasons` (stable codes; docs/strategy.md, "Move hints"): every card with every '
+        "capture "
         "option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), "
         "and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the "
         "stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the "
-        'benchmark\'s machine, README "What each operation costs at worst"): the answer is the same for the same '
+        'benchmark\'s machine, docs/performance.md "What each operation costs at worst"): the answer is the same '
+        "for the same "
         "input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else "
         "`not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it "
         "is to playRound. `level` chooses how the computer plays: `beginner`, `club` (the default) or `expert` "

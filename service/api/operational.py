@@ -106,8 +106,8 @@ def openapi_json() -> Response:
         "The keys that verify receipts",
         "A JWK Set (RFC 7517) of the Ed25519 public keys (RFC 8037) that verify the `receipt` of replayRound, "
         "scoreRound and decideMatch: every key of `CHKOBBA_RECEIPT_KEYS`, the one that signs now first, each named "
-        'by its `kid`, its RFC 7638 thumbprint. Cacheable for five minutes (README, "Receipts: verdicts anyone '
-        'can check").',
+        "by its `kid`, its RFC 7638 thumbprint. Cacheable for five minutes "
+        '(docs/referee.md, "Receipts: verdicts anyone can check").',
         "operations",
         JwksOut,
     ),

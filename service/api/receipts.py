@@ -1,5 +1,5 @@
 """Receipts: verdicts signed so that anyone who holds the request and the answer can check, offline,
-that this service gave that answer to that request (README, "Receipts: verdicts anyone can check").
+that this service gave that answer to that request (docs/referee.md, "Receipts: verdicts anyone can check").
 
 A receipt is a JWS (RFC 7515) in compact serialization with a detached payload (its Appendix F)::
 
@@ -44,7 +44,9 @@ from .operations import ENDPOINT_TO_OPERATION
 # examples are signed with it (service/contract.py), so that they are the same on every build. A
 # server refuses it as a receipt key (service.ops.settings.checked).
 EXAMPLE_SEED = RFC8037_EXAMPLE_SEED
-ALGORITHM = "EdDSA"  # RFC 8037, as the issue asks; RFC 9864 would name it "Ed25519" (README, "Receipts")
+# RFC 8037, as the issue asks; RFC 9864 would name it "Ed25519" (docs/referee.md, "Receipts: verdicts anyone
+# can check").
+ALGORITHM = "EdDSA"
 # RFC 8785 reads numbers as IEEE 754 doubles: whole numbers are exact up to 2**53 - 1.
 MAX_SAFE_INTEGER = 2**53 - 1
 

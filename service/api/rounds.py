@@ -98,7 +98,7 @@ def deal() -> Response:
         "Checks `state` against docs/rules.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in "
         "phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal "
         "move is a 422 problem naming the legal options, every one (about 11 KB at most: a round's table is bounded, "
-        'docs/rules.md §10.20, README "What each operation costs at worst"; never with a `state_token`).',
+        'docs/rules.md §10.20, docs/performance.md "What each operation costs at worst"; never with a `state_token`).',
         "rounds",
         schemas.PlayResponse,
         schemas.PlayRequest,

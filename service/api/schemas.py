@@ -123,7 +123,7 @@ def ReceiptAsked() -> Bool:  # noqa: N802 - a field
         metadata={
             "description": "Add `receipt` to the answer: a signature, which anyone can check offline with "
             "`/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the "
-            'answer (README, "Receipts: verdicts anyone can check"). A problem carries none.'
+            'answer (docs/referee.md, "Receipts: verdicts anyone can check"). A problem carries none.'
         },
     )
 
@@ -638,11 +638,11 @@ class CaptureOptionOut(Schema):
 HUGE_CAPTURES = (
     "Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none "
     "worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and "
-    'a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst").'
+    'a card has at most 56 options there, about 3 KB (docs/performance.md, "What each operation costs at worst").'
 )
 ROUND_CAPTURES = (
     "A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON "
-    '(README, "What each operation costs at worst").'
+    '(docs/performance.md, "What each operation costs at worst").'
 )
 
 
@@ -1100,7 +1100,7 @@ class ProblemOut(Schema):
     code = fields.String(
         required=True,
         validate=validate.OneOf(list(CODES)),
-        metadata={"description": 'Stable machine code of the problem (README, "Problem codes").'},
+        metadata={"description": 'Stable machine code of the problem (docs/api.md, "Problem codes").'},
     )
     errors = fields.Dict(
         keys=fields.String(),
@@ -1200,7 +1200,7 @@ class HintOut(Schema):
     reasons = fields.List(
         fields.String(validate=validate.OneOf(list(REASONS))),
         required=True,
-        metadata={"description": 'Stable codes of what the strategy weighed (README, "Move hints").'},
+        metadata={"description": 'Stable codes of what the strategy weighed (docs/strategy.md, "Move hints").'},
     )
 
 
@@ -1222,7 +1222,8 @@ class HintsResponse(Schema):
         allow_none=True,
         validate=validate.OneOf([reason.value for reason in Shortened]),
         metadata={
-            "description": 'null when every move was scored by the whole strategy (README, "Move hints"). Else a '
+            "description": "null when every move was scored by the whole strategy "
+            '(docs/strategy.md, "Move hints"). Else a '
             "work budget cut the search short, and every move was scored by the race and the habits alone: "
             "`steps`, a step budget, which depends on the input only (the same input gets the same answer); "
             "`time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may "

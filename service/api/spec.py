@@ -243,7 +243,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
             "contact": {"name": "The Chkobba referee team"},
         },
         # No authentication: the service sits behind the game server, which authenticates players
-        # (README, "Integrating a game").
+        # (docs/integrator.md).
         security=[],
         servers=[{"url": "http://127.0.0.1:8080", "description": "make run"}],
         tags=[

@@ -18,7 +18,7 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 class Code(NamedTuple):
     status: int | None  # None: the status varies
-    advice: str  # what a client should do about it (README, "Problem codes")
+    advice: str  # what a client should do about it (docs/api.md, "Problem codes")
 
 
 # The refusals made before the app reads a body; service/api/codes.py adds the app's to make the

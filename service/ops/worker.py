@@ -1,7 +1,7 @@
 """The gunicorn worker that serves the app: gevent, with deadlines for slow clients and whole bodies.
 
 A sync worker is held by one connection from its first byte to its last, so a few idle or trickling
-clients stop the service (README, "Running it in front of real clients"). Here every connection is
+clients stop the service (docs/operations.md, "Running it in front of real clients"). Here every connection is
 a greenlet: waiting on a client costs memory, not a worker. gunicorn's gevent worker already closes
 a connection that has not sent a complete request line and headers within ``keepalive`` seconds
 (of opening, or of its previous answer); this worker adds the rest:

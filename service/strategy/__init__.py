@@ -1,4 +1,4 @@
-"""The move-hint strategy (README, "Move hints"): every legal move of the seat to move, ranked best
+"""The move-hint strategy (docs/strategy.md, "Move hints"): every legal move of the seat to move, ranked best
 first, each with a score and the reasons behind it, for a turn timer that runs out or a computer
 opponent.
 
@@ -23,7 +23,7 @@ see (the *unseen* cards: every card not in its hand, on the table or in a pile) 
 candidates for the other hands.
 
 The score of a move is the round's final point margin (the seat's side minus the mean of the other
-sides) that the strategy expects after it (README, "Move hints", gives every term with its weight):
+sides) that the strategy expects after it (docs/strategy.md, "Move hints", gives every term with its weight):
 
 1. **The race.** Each category still open (cards, diamonds, sevens then sixes, the seven of
    diamonds) is valued by the chance that the side takes its point as the core awards it (strictly
@@ -43,7 +43,7 @@ sides) that the strategy expects after it (README, "Move hints", gives every ter
    the rest of the round is searched exactly (minimax, the table going to the last capturer,
    docs/rules.md §6) and the score is the exact final margin.
 
-Every call has a bounded cost (README, "Move hints"), whatever the state: a ``Budget`` of counted
+Every call has a bounded cost (docs/strategy.md, "Move hints"), whatever the state: a ``Budget`` of counted
 steps for the endgame search and for the reply terms, each falling back to the cheaper terms when
 spent, and of CPU time as a safety net. Real rounds hardly ever reach the step budgets (2 calls of
 the 549,672 of bench/hints.py); a crafted table (three kings to move on 12 table cards have 168

@@ -13,7 +13,7 @@ from .budget import Shortened
 
 
 class Reason(enum.Enum):
-    """Why a move scores as it does. The codes are stable; README "Move hints" documents each one."""
+    """Why a move scores as it does. The codes are stable; docs/strategy.md "Move hints" documents each one."""
 
     TAKES_SEVEN_OF_DIAMONDS = "takes-seven-of-diamonds"  # 000 "never leave the 7D", 002, 004
     SWEEPS = "sweeps"  # the capture empties the table (not on the last play)

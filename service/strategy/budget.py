@@ -1,4 +1,4 @@
-"""What one call may cost (README, "Move hints"): counted steps for each search, and CPU time for both.
+"""What one call may cost (docs/strategy.md, "Move hints"): counted steps for each search, and CPU time for both.
 
 Any valid state must answer within a few milliseconds: a crafted table (three kings to move on 12
 table cards have 168 moves, each weighed against the replies) must not block a worker. Steps are counted

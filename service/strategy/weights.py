@@ -1,4 +1,4 @@
-"""How much each term of a move's score weighs, per profile (README, "Move hints", gives each one)."""
+"""How much each term of a move's score weighs, per profile (docs/strategy.md, "Move hints", gives each one)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ _KEEP_CUT: Final = MappingProxyType({Rank.SEVEN: 1.0, Rank.SIX: 0.5})
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The strategy's weights (README, "Move hints"), tuned with ``bench/hints.py``."""
+    """The strategy's weights (docs/strategy.md, "Move hints"), tuned with ``bench/hints.py``."""
 
     cards: float = 1.0  # multiplies the race value of the cards point
     diamonds: float = 1.0

@@ -1,5 +1,5 @@
 """suggestMoves (POST /v1/hints): every legal move of the seat to move, ranked, for a plain or sealed state
-(README, "Move hints").
+(docs/strategy.md, "Move hints").
 
 Expected moves are derived here from docs/rules.md (matches first, then sums) for hand-built tables; whole
 rounds are played through playRound by following the hints, so every hint is checked by the service's
@@ -16,7 +16,7 @@ import pytest
 from ..support import CANONICAL, deck_starting, ok, problem, strings_in
 
 MOVE_KEYS = {"move", "score", "reasons"}
-# The codes README "Move hints" documents.
+# The codes docs/strategy.md "Move hints" documents.
 REASONS = {
     "takes-seven-of-diamonds",
     "sweeps",
@@ -197,7 +197,7 @@ def test_a_bad_state_is_a_bad_state(client):
     problem(hints(client, state=state), 422, "bad-state")
 
 
-# ---- the limit and the budgets (README, "Move hints": "What a call may cost") -------------------------
+# ---- the limit and the budgets (docs/strategy.md, "Move hints": "What a call may cost") -------------------------
 
 # As many legal moves as a real position has (docs/rules.md §10.20: a table holds one card a value beside the
 # pairs dealt). Dealer 0, the cut kept: the deal lays 3S 3C 6S 6C, and the first hand lays QS 7S 5S 4S 2S AS,

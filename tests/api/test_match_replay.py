@@ -21,7 +21,7 @@ from ..support import match_record, ok, problem, round_by_round, round_record
 
 PATH = "/v1/matches/replay"
 MAX_ROUNDS = 40  # docs/rules.md §10.23
-LIMIT_BYTES = 512 * 1024  # README, "What each operation costs at worst"
+LIMIT_BYTES = 512 * 1024  # docs/performance.md, "What each operation costs at worst"
 
 MATCHES = {  # the prefix of the seeds, and the first dealer: each match has a tiebreak (found by search)
     "chkobba-2": ("chkobba", 2, "tb146", 0),
@@ -333,7 +333,7 @@ def test_the_largest_valid_records_answer_under_512_kib(client, profile, players
     record = _largest(client, profile, players, claims)
     assert (
         len(record["rounds"]) == MAX_ROUNDS
-    )  # about 1.1 to 1.4 KB a whole round: all fit (README, "Replaying a match")
+    )  # about 1.1 to 1.4 KB a whole round: all fit (docs/referee.md, "Replaying a match")
     data = json.dumps(record, separators=(",", ":"))
     response = client.post(PATH, data=data, content_type="application/json")
     body = ok(response)

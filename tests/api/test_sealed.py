@@ -1,5 +1,5 @@
 """Sealed rounds: dealRound with ``"sealed": true``, playRound with a ``state_token``, and the problems
-and metric of a token the service will not open (README, "Sealed rounds").
+and metric of a token the service will not open (docs/operations.md, "Sealed rounds").
 
 The whole-round tests play every profile and player count through the token alone, choosing each
 move from the view of the seat to move, while a plain round dealt from the same seed runs alongside

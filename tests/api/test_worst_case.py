@@ -1,4 +1,4 @@
-"""Every operation's costliest valid requests, as ``bench/worst.py`` found them (README, "What each
+"""Every operation's costliest valid requests, as ``bench/worst.py`` found them (docs/performance.md, "What each
 operation costs at worst"), stay valid and answer at most 512 KiB.
 
 Valid means answered as when they were found: with the same status and, for a problem, the same

@@ -1,4 +1,4 @@
-"""Move hints (service/strategy; README, "Move hints"): every legal move of the seat to move,
+"""Move hints (service/strategy; docs/strategy.md, "Move hints"): every legal move of the seat to move,
 ranked, from what that seat may know and nothing more."""
 
 from __future__ import annotations

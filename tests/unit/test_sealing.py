@@ -238,7 +238,7 @@ def non_canonical(token: str) -> dict[str, str]:
 def test_only_the_token_as_issued_opens():
     """A token altered as a string is refused even where a lenient base64 decoder reads the same bytes.
     Otherwise one sealed state has many spellings, and a game server that refuses the tokens it has
-    already seen (README, "Sealed rounds") could be handed an old one respelled."""
+    already seen (docs/operations.md, "Sealed rounds") could be handed an old one respelled."""
     sealed, rng = sealer(), random.Random(4)
     by_remainder: dict[int, str] = {}
     for size in range(24):  # tokens of every length modulo 4 that base64 produces (0, 2 and 3)

@@ -66,7 +66,7 @@ export type Hint = Schemas["Hint"];
 export type Problem = Schemas["Problem"];
 /** The keys that verify receipts (`getJwks`); `verifyReceipt` is in `@chkobba-referee/client/receipts`. */
 export type Jwks = Schemas["Jwks"];
-/** Every problem code of the contract (README, "Problem codes"). */
+/** Every problem code of the contract (docs/api.md, "Problem codes"). */
 export type ProblemCode = Problem["code"];
 
 // Moves and score sides: a oneOf in the spec, exactly one variant here.
@@ -422,7 +422,7 @@ export class RefereeClient {
     return unwrap(await this.raw.POST("/v1/rounds/view", { body }));
   }
 
-  /** Every legal move of the seat to move, best first, with a score and reasons (README, "Move hints"). */
+  /** Every legal move of the seat to move, best first, with a score and reasons (docs/strategy.md, "Move hints"). */
   async suggestMoves(body: HintsRequest): Promise<HintsResponse> {
     return unwrap(await this.raw.POST("/v1/hints", { body }));
   }

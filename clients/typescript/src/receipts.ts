@@ -1,5 +1,5 @@
 /**
- * Receipts (README, "Receipts: verdicts anyone can check"): whether the service gave this answer to this
+ * Receipts (docs/referee.md, "Receipts: verdicts anyone can check"): whether the service gave this answer to this
  * request, checked offline with its key set (`GET /.well-known/jwks.json`, `RefereeClient.getJwks()`).
  *
  *   const answer = await referee.decideMatch({ rules: "chkobba", scores: [17, 12], round_points: [5, 1], receipt: true });

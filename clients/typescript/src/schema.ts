@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * The keys that verify receipts
-         * @description A JWK Set (RFC 7517) of the Ed25519 public keys (RFC 8037) that verify the `receipt` of replayRound, scoreRound and decideMatch: every key of `CHKOBBA_RECEIPT_KEYS`, the one that signs now first, each named by its `kid`, its RFC 7638 thumbprint. Cacheable for five minutes (README, "Receipts: verdicts anyone can check").
+         * @description A JWK Set (RFC 7517) of the Ed25519 public keys (RFC 8037) that verify the `receipt` of replayRound, scoreRound and decideMatch: every key of `CHKOBBA_RECEIPT_KEYS`, the one that signs now first, each named by its `kid`, its RFC 7638 thumbprint. Cacheable for five minutes (docs/referee.md, "Receipts: verdicts anyone can check").
          */
         get: operations["getJwks"];
         put?: never;
@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * The legal captures of each card in a hand
-         * @description For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) and its options in lexicographic order of table positions, each capture's cards in table order. With `last_play` no option sweeps (docs/rules.md §5). The lists can be long: on the largest table (36 cards, none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB (README, "What each operation costs at worst").
+         * @description For each hand card, in hand order: its value, the kind of capture (match, sum, or none: the card is laid) and its options in lexicographic order of table positions, each capture's cards in table order. With `last_play` no option sweeps (docs/rules.md §5). The lists can be long: on the largest table (36 cards, none worth 10) each card worth 10 has 1,698 options, and three of them answer about 250 KB (docs/performance.md, "What each operation costs at worst").
          */
         post: operations["legalCaptures"];
         delete?: never;
@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest moves, best first
-         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; README, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, README "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound. `level` chooses how the computer plays: `beginner`, `club` (the default) or `expert` (docs/strategy.md, "Levels"); each costs no more than club.
+         * @description For the round in `state` (or `state_token`), the legal moves of the seat to move, ranked best first, each with a `score` and its `reasons` (stable codes; docs/strategy.md, "Move hints"): every card with every capture option in phase play, keep and table in phase cut; the best `limit` of them (20 by default, at most 100), and `move_count`, how many there are. The strategy uses only that seat's view, never another hand or the stock. Its work is bounded by step budgets and a CPU-time safety net (10 to 15 ms of CPU at worst on the benchmark's machine, docs/performance.md "What each operation costs at worst"): the answer is the same for the same input unless `shortened_by` is `time`. `seat`, when given, must be the seat to move (else `not-your-turn`); in phases redeal and over nobody moves (`wrong-phase`). Each `move` can be sent as it is to playRound. `level` chooses how the computer plays: `beginner`, `club` (the default) or `expert` (docs/strategy.md, "Levels"); each costs no more than club.
          */
         post: operations["suggestMoves"];
         delete?: never;
@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * The result of one play
-         * @description Plays `play.card` from `hand` on `table`, taking `play.capture` (a set of table cards). The capture may be omitted only when the card has one legal option or none. An illegal or ambiguous play, or a card not in the hand, is a 422 problem whose `options` and `legal` list what was legal, every option: up to about 330 KB on the largest table (README, "What each operation costs at worst").
+         * @description Plays `play.card` from `hand` on `table`, taking `play.capture` (a set of table cards). The capture may be omitted only when the card has one legal option or none. An illegal or ambiguous play, or a card not in the hand, is a 422 problem whose `options` and `legal` list what was legal, every option: up to about 330 KB on the largest table (docs/performance.md, "What each operation costs at worst").
          */
         post: operations["applyMove"];
         delete?: never;
@@ -276,7 +276,7 @@ export interface paths {
         put?: never;
         /**
          * Play one move of a round
-         * @description Checks `state` against docs/rules.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (about 11 KB at most: a round's table is bounded, docs/rules.md §10.20, README "What each operation costs at worst"; never with a `state_token`).
+         * @description Checks `state` against docs/rules.md §9, then applies `move`: `{card, capture?}` in phase play, `{cut}` in phase cut. Answers with the next state, what happened, and the breakdown once the round is over. An illegal move is a 422 problem naming the legal options, every one (about 11 KB at most: a round's table is bounded, docs/rules.md §10.20, docs/performance.md "What each operation costs at worst"; never with a `state_token`).
          */
         post: operations["playRound"];
         delete?: never;
@@ -539,7 +539,7 @@ export interface components {
             card: components["schemas"]["Card"];
             value: number;
             kind: components["schemas"]["CaptureKind"];
-            /** @description Every legal capture. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
+            /** @description Every legal capture. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (docs/performance.md, "What each operation costs at worst"). */
             options: components["schemas"]["CaptureOption"][];
         };
         Problem: {
@@ -552,15 +552,15 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description Stable machine code of the problem (README, "Problem codes"). */
+            /** @description Stable machine code of the problem (docs/api.md, "Problem codes"). */
             code: components["schemas"]["ProblemCode"];
             /** @description Validation messages per field path (dot-separated). */
             errors?: {
                 [key: string]: string[];
             };
-            /** @description illegal-move and ambiguous-capture only: the played card's captures (empty when it can only be laid). Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
+            /** @description illegal-move and ambiguous-capture only: the played card's captures (empty when it can only be laid). Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (docs/performance.md, "What each operation costs at worst"). */
             options?: components["schemas"]["CaptureOption"][];
-            /** @description Moves: what each hand card may do, every option. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (README, "What each operation costs at worst"). */
+            /** @description Moves: what each hand card may do, every option. Can be long on a bare table (legalCaptures, applyMove): a card worth 10 on the largest (36 cards, none worth 10) has 1,698 options, about 83 KB of JSON. A round's table is bounded (docs/rules.md §10.20), and a card has at most 56 options there, about 3 KB (docs/performance.md, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
         };
         RecordMoveInput: components["schemas"]["RecordPlayMove"] | components["schemas"]["RecordCutMove"];
@@ -629,7 +629,7 @@ export interface components {
             move: components["schemas"]["MoveInput"];
             /** @description Phase play: the round's final point margin (the seat's side minus the mean of the others) the strategy expects after this move; exact with two players and an empty stock. Phase cut: a preference. */
             score: number;
-            /** @description Stable codes of what the strategy weighed (README, "Move hints"). */
+            /** @description Stable codes of what the strategy weighed (docs/strategy.md, "Move hints"). */
             reasons: ("takes-seven-of-diamonds" | "sweeps" | "takes-sevens" | "takes-sixes" | "takes-diamonds" | "takes-cards" | "blocks-sweep" | "sweep-risk" | "leaves-seven-of-diamonds" | "lays-scoring-card" | "gives-captures" | "keeps-seven" | "exact-endgame" | "wins-last-capture" | "keeps-cut-card" | "tables-cut-card")[];
         };
         HintsResponse: {
@@ -639,7 +639,7 @@ export interface components {
             moves: components["schemas"]["Hint"][];
             /** @description How many legal moves the seat has, listed in `moves` or not. */
             move_count: number;
-            /** @description null when every move was scored by the whole strategy (README, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget. */
+            /** @description null when every move was scored by the whole strategy (docs/strategy.md, "Move hints"). Else a work budget cut the search short, and every move was scored by the race and the habits alone: `steps`, a step budget, which depends on the input only (the same input gets the same answer); `time`, the CPU-time safety net, which depends on the machine's speed and load (the same input may then get another answer). Real rounds hardly ever reach either (2 calls in the 549,672 of the hint benchmark, by steps); huge tables reach the step budget. */
             shortened_by: components["schemas"]["Shortened"] | null;
         };
         DecisionClaim: {
@@ -652,7 +652,7 @@ export interface components {
             round_points: number[];
             claimed?: components["schemas"]["DecisionClaim"];
             /**
-             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (docs/referee.md, "Receipts: verdicts anyone can check"). A problem carries none.
              * @default false
              */
             receipt?: boolean;
@@ -734,7 +734,7 @@ export interface components {
             /** @description The claimed final result of the match. */
             claimed?: components["schemas"]["MatchClaim"];
             /**
-             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (docs/referee.md, "Receipts: verdicts anyone can check"). A problem carries none.
              * @default false
              */
             receipt?: boolean;
@@ -759,7 +759,7 @@ export interface components {
             /** @description Distinct cards, in order: a card is in one place at a time (a list that repeats one is `duplicate-card`). */
             captured: components["schemas"]["Card"][];
             sweep: boolean;
-            /** @description When illegal: what the seat could play, every capture option. A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON (README, "What each operation costs at worst"). */
+            /** @description When illegal: what the seat could play, every capture option. A round's table is bounded (docs/rules.md §10.20): a card has at most 56 options there, about 3 KB of JSON (docs/performance.md, "What each operation costs at worst"). */
             legal?: components["schemas"]["CardMoves"][];
             /** @description When illegal in phase cut: keep, table. */
             legal_cuts?: components["schemas"]["Cut"][];
@@ -976,7 +976,7 @@ export interface components {
             /** @description A committed deal, server seed revealed: the answer adds `fair_deal`, whether the seed is the one committed to and the deck the one it and the seeds give (docs/rules.md §10.26). */
             fair?: components["schemas"]["RecordFair"];
             /**
-             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (docs/referee.md, "Receipts: verdicts anyone can check"). A problem carries none.
              * @default false
              */
             receipt?: boolean;
@@ -1180,7 +1180,7 @@ export interface components {
             last_capturer?: number | null;
             claimed?: components["schemas"]["ScoreLine"][];
             /**
-             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (README, "Receipts: verdicts anyone can check"). A problem carries none.
+             * @description Add `receipt` to the answer: a signature, which anyone can check offline with `/.well-known/jwks.json`, over this operation, this request as sent (`receipt` included) and the answer (docs/referee.md, "Receipts: verdicts anyone can check"). A problem carries none.
              * @default false
              */
             receipt?: boolean;
