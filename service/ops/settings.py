@@ -146,7 +146,7 @@ def parse_keys(value: str, name: str = "CHKOBBA_STATE_KEYS") -> list[bytes]:
         body = item.rstrip("=")
         padding = len(item) - len(body)
         if not BASE64URL.fullmatch(item) or len(body) % 4 == 1 or padding not in (0, -len(body) % 4):
-            raise SettingError(f"{name} entry {i} is not base64url (A-Z a-z 0-9 - _, unpadded or padded right)")
+            raise SettingError(f"{name} entry {i} is not base64url")  # A-Z a-z 0-9 - _, padded right or not
         key = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         if len(key) != KEY_BYTES:
             raise SettingError(f"{name} entry {i} is {len(key)} bytes, not {KEY_BYTES}")
