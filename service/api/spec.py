@@ -86,6 +86,14 @@ def _profile_name(profile_id: str) -> str:
     return "".join(part.capitalize() for part in profile_id.split("-"))
 
 
+def _varnames(members: list[str]) -> dict[str, list[str]]:
+    """Names for the members of an enum whose values have hyphens (`card-not-held` as CARD_NOT_HELD):
+    without them openapi-generator's Python client spells each hyphen out (CARD_MINUS_NOT_MINUS_HELD)."""
+    if not any("-" in m for m in members):
+        return {}
+    return {"x-enum-varnames": [m.replace("-", "_").upper() for m in members]}
+
+
 def _components() -> dict[str, dict[str, Any]]:
     """The shared components: named, so that client generators give each a type of its own."""
     components: dict[str, dict[str, Any]] = {
@@ -99,7 +107,7 @@ def _components() -> dict[str, dict[str, Any]]:
         "ProfileId": {
             "type": "string",
             "enum": list(PROFILES),
-            "x-enum-varnames": [p.replace("-", "_").upper() for p in PROFILES],
+            **_varnames(list(PROFILES)),
             "description": "A rules profile, with its default options.",
         },
     }
@@ -119,6 +127,7 @@ def _components() -> dict[str, dict[str, Any]]:
         components[f"{name}Profile"] = {
             "type": "string",
             "enum": [profile.id],
+            **_varnames([profile.id]),
             "description": f"The profile id `{profile.id}`, its only value: what tells {name}Rules from the other "
             "profiles' rules.",
         }
@@ -276,7 +285,7 @@ def build(client: FlaskClient) -> dict[str, Any]:
     schemas = document["components"]["schemas"]
     schemas.update({name: _named_enums(schema) for name, schema in schemas.items() if name not in NAMED_ENUMS})
     for name, members in NAMED_ENUMS.items():
-        schemas.setdefault(name, {"type": "string", "enum": members})
+        schemas.setdefault(name, {"type": "string", "enum": members, **_varnames(members)})
     document["paths"] = _named_enums(document["paths"])
     _card_lists(schemas)
     _primitive_unions(schemas)
@@ -366,7 +375,7 @@ NAMED_ENUMS = {
     "Outcome": [o.value for o in Outcome],
     "OptionType": list(OPTION_TYPES.values()),
     "Shortened": [reason.value for reason in Shortened],
-    "Level": list(LEVELS),
+    "ComputerLevel": list(LEVELS),
 }
 
 

@@ -1288,7 +1288,7 @@ export interface components {
              * @description How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes what the table shows and thinks no further; `club` (the default), the hints as they always were; `expert`, club's terms with the weights that measured ahead of club. Each sees only the seat's view; the beginner's random choices are drawn from a seed made of that view, so the same request gets the same answer. Any other value is a `validation-error` naming `level`.
              * @default club
              */
-            level?: components["schemas"]["Level"];
+            level?: components["schemas"]["ComputerLevel"];
         };
         SealedHintsRequest: {
             /** @description A sealed round state, as dealRound or playRound gave it with sealed: true. */
@@ -1306,7 +1306,7 @@ export interface components {
              * @description How the computer plays (docs/strategy.md, "Levels"): `beginner`, a new player who takes what the table shows and thinks no further; `club` (the default), the hints as they always were; `expert`, club's terms with the weights that measured ahead of club. Each sees only the seat's view; the beginner's random choices are drawn from a seed made of that view, so the same request gets the same answer. Any other value is a `validation-error` naming `level`.
              * @default club
              */
-            level?: components["schemas"]["Level"];
+            level?: components["schemas"]["ComputerLevel"];
         };
         PlainDeal: {
             /** @description Without sealed. */
@@ -1381,7 +1381,7 @@ export interface components {
         /** @enum {string} */
         Shortened: "steps" | "time";
         /** @enum {string} */
-        Level: "beginner" | "club" | "expert";
+        ComputerLevel: "beginner" | "club" | "expert";
     };
     responses: never;
     parameters: never;
