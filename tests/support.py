@@ -4,6 +4,7 @@ conftest modules hold only fixtures and hooks, and no test module imports one (t
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import http.client
 import itertools
@@ -38,6 +39,7 @@ from service.rules import (
     Outcome,
     Phase,
     PlayMove,
+    RoundState,
     Rules,
     advance,
     deal_round,
@@ -725,3 +727,21 @@ def requests_of_worker(metrics_dir: Path, pid: int) -> Counter:
             if sample.name == "chkobba_http_requests_total":
                 out[sample.labels["operation"], sample.labels["status"]] += sample.value
     return out
+
+
+def hide_differently(state: RoundState, rng: random.Random) -> RoundState:
+    """The same state for the seat to move, with the cards it cannot see dealt out again: the other
+    hands and the stock (whose top card stays put in phase cut, as the cutter has seen it)."""
+    seat = state.turn
+    assert seat is not None
+    fixed = 1 if state.phase is Phase.CUT else 0
+    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.stock[fixed:])
+    rng.shuffle(hidden)
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(hidden[: len(hand)]))
+            hidden = hidden[len(hand) :]
+    return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:fixed], *hidden))

@@ -47,7 +47,7 @@ from service.strategy.budget import Meter
 from service.strategy.heuristic import Heuristic
 from service.strategy.knowledge import legal_plays
 
-from ..support import state_json
+from ..support import hide_differently, state_json
 
 CODES = [c.code for c in DECK]
 # Every profile and player count (docs/rules.md §2).
@@ -128,24 +128,6 @@ def positions(rules: str, players: int, seeds: range, cut: str | None = None) ->
             found.append(state)
             state, _ = advance(state, suggest_moves(state)[0].move)
     return found
-
-
-def hide_differently(state: RoundState, rng: random.Random) -> RoundState:
-    """The same state for the seat to move, with the cards it cannot see dealt out again: the other
-    hands and the stock (whose top card stays put in phase cut, as the cutter has seen it)."""
-    seat = state.turn
-    assert seat is not None
-    fixed = 1 if state.phase is Phase.CUT else 0
-    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.stock[fixed:])
-    rng.shuffle(hidden)
-    hands = []
-    for s, hand in enumerate(state.hands):
-        if s == seat:
-            hands.append(hand)
-        else:
-            hands.append(tuple(hidden[: len(hand)]))
-            hidden = hidden[len(hand) :]
-    return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:fixed], *hidden))
 
 
 # ---- what the strategy may see ----------------------------------------------------------------------

@@ -3,7 +3,6 @@ legal move once, sees only the seat's knowledge, and answers the same for the sa
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -25,7 +24,7 @@ from service.strategy import LEVELS, Hint, SeatKnowledge, knowledge_seed, rank_a
 from service.strategy.beginner import CARD, SEES, beginner_rank
 from service.strategy.expert import EXPERT_WEIGHTS
 
-from ..support import deck_starting
+from ..support import deck_starting, hide_differently
 
 # Every profile and player count (docs/rules.md §2).
 SETUPS = [("chkobba", 2), ("chkobba", 4), ("chkobba-crp", 2), ("chkobba-crp", 3), ("chkobba-crp", 4), ("scopa", 2)]
@@ -40,24 +39,6 @@ def positions(rules: str, players: int, seeds: range) -> list[RoundState]:
             found.append(state)
             state, _ = advance(state, suggest_at(state).moves[0].move)
     return found
-
-
-def hide_differently(state: RoundState, rng: random.Random) -> RoundState:
-    """The same state for the seat to move, with the cards it cannot see dealt out again: the other
-    hands and the stock (whose top card stays put in phase cut, as the cutter has seen it)."""
-    seat = state.turn
-    assert seat is not None
-    fixed = 1 if state.phase is Phase.CUT else 0
-    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.stock[fixed:])
-    rng.shuffle(hidden)
-    hands = []
-    for s, hand in enumerate(state.hands):
-        if s == seat:
-            hands.append(hand)
-        else:
-            hands.append(tuple(hidden[: len(hand)]))
-            hidden = hidden[len(hand) :]
-    return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:fixed], *hidden))
 
 
 def dealt(*top: str) -> RoundState:
