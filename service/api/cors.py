@@ -2,9 +2,10 @@
 
 The setting lists the allowed origins, comma-separated (``https://referee.example,http://localhost:5173``),
 or is ``*`` alone for any origin; unset or empty, the service sends no CORS header at all and only
-pages of its own origin can read its answers. flask-cors writes the headers, on the ``/v1/`` API and
-the receipt keys (``/.well-known/jwks.json``) only (the probes, ``/metrics`` and the pages stay
-same-origin), problems included, and answers preflights
+pages of its own origin can read its answers. flask-cors writes the headers, problems included: with
+a list of origins on the ``/v1/`` API and the receipt keys (``/.well-known/jwks.json``) only (the
+probes, ``/metrics`` and the pages stay same-origin); with ``*``, which makes everything public anyway,
+on every answer, so that no answer a cache keeps lacks it. It answers preflights
 with Flask's own OPTIONS answer: no view, no rules. No credentials: the API has no cookies or logins.
 The setting is read and checked with every other one, by ``service.ops.settings``; here it is wired.
 """
@@ -22,6 +23,7 @@ from service.ops.settings import ANY_ORIGIN as ANY
 
 # The API, and the keys that verify its receipts (a page may verify one with keys it fetches).
 API_PATHS = re.compile(r"/v1/|/\.well-known/jwks\.json\Z")
+EVERY_PATH = re.compile(r"/")
 MAX_AGE_SECONDS = 7200  # how long a browser may keep a preflight's answer: Chromium's cap
 
 
@@ -35,7 +37,7 @@ def install(app: Flask, origins: Sequence[str]) -> None:
     # read too, changes nothing: CHKOBBA_CORS_ORIGINS is the one setting.
     CORS(
         app,
-        resources=API_PATHS,
+        resources=EVERY_PATH if anyone else API_PATHS,
         # Exact patterns rather than strings: flask-cors takes a string with brackets, as an IPv6
         # host has, for a regular expression. Origins compare without regard to case, as browsers do.
         origins=ANY if anyone else [re.compile(re.escape(o) + r"\Z", re.IGNORECASE) for o in origins],

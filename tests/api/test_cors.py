@@ -278,7 +278,7 @@ def test_a_body_the_worker_refuses_is_answered_with_the_headers(tmp_path: Path) 
 DEAL = {"rules": "scopa", "players": 2, "dealer": 0, "seed": "headers", "sealed": True}
 
 
-def test_with_any_origin_every_api_answer_allows_it_with_or_without_origin() -> None:
+def test_with_any_origin_every_answer_allows_it_with_or_without_origin() -> None:
     """With ``*`` the answer does not depend on the Origin: one a cache kept for a request without
     Origin (the JWKS, fetched by a server) serves a page too, so it says ``*`` as well."""
     anyone = client_for("*")
@@ -288,6 +288,10 @@ def test_with_any_origin_every_api_answer_allows_it_with_or_without_origin() -> 
         anyone.post("/v1/captures", json=NOT_A_CARD),  # a problem
         anyone.get("/v1/rulesets"),
         anyone.post("/v1/rounds", json=DEAL),
+        anyone.get("/healthz"),
+        anyone.get("/openapi.yaml"),
+        anyone.get("/problems/illegal-move"),
+        anyone.get("/no-such-page"),
     ]
     for response in asked:
         assert response.headers["Access-Control-Allow-Origin"] == "*", response.request.path
