@@ -162,6 +162,21 @@ def clean_environment(**settings: str) -> dict[str, str]:
     return env
 
 
+def gunicorn_refused(env: Mapping[str, str]) -> str:
+    """What gunicorn serving ``service.app:create_app()`` with ``env`` prints on stderr as it refuses to
+    start; the test fails if it starts (or waits) instead."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
+        cwd=ROOT,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode != 0, done.stderr[-2000:]
+    return done.stderr
+
+
 @contextmanager
 def running_gunicorn(
     env: Mapping[str, str],

@@ -12,7 +12,7 @@ import pytest
 
 from service.app import create_app
 
-from ..support import free_port
+from ..support import free_port, gunicorn_refused
 
 SPELLINGS = ["/metrics", "//metrics", "/%6detrics", "/%6D%65trics", "/metrics/", "/./metrics", "/x/../metrics"]
 
@@ -70,10 +70,8 @@ def test_the_metrics_are_on_their_own_address_and_nowhere_on_the_public_port(sta
 
 @pytest.mark.server
 def test_a_metrics_address_in_use_stops_the_start_with_one_line(start_gunicorn: Any, tmp_path: Any) -> None:
-    import subprocess
-    import sys
 
-    from ..support import ROOT, clean_environment
+    from ..support import clean_environment
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -84,16 +82,8 @@ def test_a_metrics_address_in_use_stops_the_start_with_one_line(start_gunicorn: 
             CHKOBBA_METRICS_ADDRESS=f"127.0.0.1:{port}",
             PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "m"),
         )
-        done = subprocess.run(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    assert done.returncode != 0
-    assert f"CHKOBBA_METRICS_ADDRESS: cannot listen on 127.0.0.1:{port}" in done.stderr, done.stderr[-2000:]
+        stderr = gunicorn_refused(env)
+    assert f"CHKOBBA_METRICS_ADDRESS: cannot listen on 127.0.0.1:{port}" in stderr, stderr[-2000:]
 
 
 def test_the_metrics_server_closes_idle_connections_and_serves_few_at_once(

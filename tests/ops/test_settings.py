@@ -10,7 +10,6 @@ import dataclasses
 import json
 import re
 import shutil
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,6 +26,7 @@ from ..support import (
     build_context,
     clean_environment,
     free_port,
+    gunicorn_refused,
     requests_of_worker,
     running_gunicorn,
     send,
@@ -243,17 +243,9 @@ def test_a_wrong_value_stops_gunicorn_with_one_line_naming_it(name: str, value: 
     traceback (each worker would otherwise print one), and without a server that never answers."""
     env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}")
     env[name] = value
-    done = subprocess.run(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert done.returncode != 0
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(says), done.stderr[-2000:]
+    stderr = gunicorn_refused(env)
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(says), stderr[-2000:]
 
 
 @pytest.mark.server
@@ -398,17 +390,9 @@ def test_gunicorn_without_keys_stops_with_one_line_naming_the_settings() -> None
     than serving with a key of its own that no other replica holds."""
     env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}")
     del env["CHKOBBA_EPHEMERAL_KEYS"]
-    done = subprocess.run(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "service.app:create_app()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert done.returncode != 0
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr[-2000:]
+    stderr = gunicorn_refused(env)
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr[-2000:]
     assert lines[0].startswith("CHKOBBA_STATE_KEYS and CHKOBBA_RECEIPT_KEYS are not set"), lines
     assert "CHKOBBA_EPHEMERAL_KEYS=1" in lines[0]
 
