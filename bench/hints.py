@@ -35,11 +35,10 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from bench.report import machine, write_json
+from bench.report import in_chunks, machine, write_json
 from service.rules import (
     Captures,
     Cut,
@@ -267,16 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{' '.join(f'{x:.2f}' for x in load) if load else 'n/a'}"
     )
     rows = plan(args.quick, args.rounds)
-    chunk = 25
-    tasks = [
-        (profile, players, ours, theirs, start, min(n, start + chunk))
-        for profile, players, ours, theirs, n in rows
-        for start in range(0, n, chunk)
-    ]
-    outcomes: dict[tuple[str, int, str, str], list[Outcome]] = {row[:4]: [] for row in rows}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for task, result in zip(tasks, pool.map(run_chunk, tasks), strict=True):
-            outcomes[task[:4]].extend(result)
+    outcomes = in_chunks(rows, run_chunk, 25, workers)
     results = [summarize(*key, sorted(found, key=lambda o: o.index)) for key, found in outcomes.items()]
     print()
     print("wins / decided rounds with a 95% Wilson interval; mean margin (hinted side minus the best other")

@@ -25,11 +25,11 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from bench.hints import Z95, greedy_move, random_move, wilson
+from bench.report import in_chunks
 from service.rules import Phase, Rules, advance, deal_round, round_breakdown, seat_view
 from service.strategy import SeatKnowledge
 from service.strategy.levels import LEVELS, rank_at
@@ -129,16 +129,7 @@ def summarize(profile: str, players: int, a: str, b: str, games: Sequence[Game])
 
 
 def run(rows: Sequence[tuple[str, int, str, str, int]], workers: int) -> list[dict[str, Any]]:
-    chunk = 10
-    tasks = [
-        (profile, players, a, b, start, min(n, start + chunk))
-        for profile, players, a, b, n in rows
-        for start in range(0, n, chunk)
-    ]
-    found: dict[tuple[str, int, str, str], list[Game]] = {row[:4]: [] for row in rows}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for task, result in zip(tasks, pool.map(run_chunk, tasks), strict=True):
-            found[task[:4]].extend(result)
+    found = in_chunks(rows, run_chunk, 10, workers)
     return [summarize(*key, games) for key, games in found.items()]
 
 

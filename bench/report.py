@@ -1,5 +1,6 @@
-"""What the benchmarks share: the machine they ran on, the JSON report, a free port, a server's
-workers, one call of a WSGI app, and the report of a wrk run (bench/wrk_post.lua)."""
+"""What the benchmarks share: the machine they ran on, the JSON report, rows of games played in chunks
+on a process pool, a free port, a server's workers, one call of a WSGI app, and the report of a wrk run
+(bench/wrk_post.lua)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import os
 import platform
 import socket
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,19 @@ def machine() -> dict[str, Any]:
         "cpus_usable": affinity,
         "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+
+
+def in_chunks(
+    rows: Sequence[tuple[Any, ...]], run_chunk: Callable[..., list[Any]], chunk: int, workers: int
+) -> dict[tuple[Any, ...], list[Any]]:
+    """Each row ``(*key, n)`` played as chunks of ``chunk`` games on ``workers`` processes:
+    ``run_chunk((*key, start, stop))`` plays games start to stop; their results by key, in order."""
+    tasks = [(*row[:-1], start, min(row[-1], start + chunk)) for row in rows for start in range(0, row[-1], chunk)]
+    found: dict[tuple[Any, ...], list[Any]] = {tuple(row[:-1]): [] for row in rows}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for task, result in zip(tasks, pool.map(run_chunk, tasks), strict=True):
+            found[task[:-2]].extend(result)
+    return found
 
 
 def write_json(path: str, report: dict[str, Any]) -> None:
