@@ -26,6 +26,8 @@ ASSETS = (
     "/web/referee.css",
     "/web/i18n.js",
     "/web/cards.js",
+    "/web/dom.js",
+    "/web/review.js",
     "/web/examples.js",
     "/web/docs.js",
     "/web/docs.css",

@@ -5,6 +5,7 @@
 
 import { LANGS, t, reasonText, cardName, cardPhrase, listAnd, listOr, listText } from "./i18n.js";
 import { cardEl, cardButton, cardRow } from "./cards.js";
+import { el } from "./dom.js";
 import { EXAMPLES, recordText } from "./examples.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
@@ -54,22 +55,7 @@ async function ruleset(profile) {
   return app.details.get(profile);
 }
 
-// ---- small DOM helpers -----------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  }
-  return node;
-}
+// ---- small DOM helpers (el: dom.js) --------------------------------------------------------------
 
 const tr = (key, params) => t(app.lang, key, params);
 

@@ -4,6 +4,7 @@
 // referee.js tells this module of every record it draws ("referee:record"); nothing else is shared.
 
 import { cardRow } from "./cards.js";
+import { el } from "./dom.js";
 
 const STRINGS = {
   en: {
@@ -105,21 +106,6 @@ function tr(key, params = {}) {
   let text = (STRINGS[lang] || STRINGS.en)[key] ?? STRINGS.en[key] ?? key;
   for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined) continue;
-    node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  }
-  return node;
 }
 
 function judgmentText(code) {
