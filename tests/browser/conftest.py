@@ -76,6 +76,8 @@ class Watch:
     base: str
     problems: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
+    documents: dict[Any, str] = field(default_factory=dict)
+    aborted: list[Any] = field(default_factory=list)
 
     def console(self, message: Any) -> None:
         # A CSP violation is reported as a console error ("Refused to ... Content Security Policy").
@@ -94,8 +96,22 @@ class Watch:
 
     def request(self, request: Any) -> None:
         self.requests.append(request.url)
+        self.documents[request] = request.frame.url
         if not request.url.startswith((self.base + "/", "data:", "blob:")):
             self.problems.append(f"a request left the service: {request.url}")
+
+    def request_failed(self, request: Any) -> None:
+        if request.failure == "net::ERR_ABORTED":
+            self.aborted.append(request)
+        else:
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
+
+    def faults(self) -> list[str]:
+        # Following a link cancels what the old document was still fetching (its favicon, say): that
+        # abort is the browser's, not a fault of the page, so it counts only if the frame stayed put.
+        # Judged when the test ends, once any navigation has committed.
+        stayed = [r for r in self.aborted if self.documents.get(r) == r.frame.url]
+        return self.problems + [f"request aborted: {r.url}" for r in stayed]
 
 
 @pytest.fixture
@@ -112,13 +128,13 @@ def open_page(browser: Any, service: Service) -> Iterator[Callable[..., Any]]:
         page.on("pageerror", lambda error: watch.problems.append(f"uncaught: {error}"))
         page.on("request", watch.request)
         page.on("response", watch.response)
-        page.on("requestfailed", lambda request: watch.problems.append(f"request failed: {request.url}"))
+        page.on("requestfailed", watch.request_failed)
         contexts.append((context, watch))
         page.goto(service.base + path)
         return page
 
     yield open_
-    problems = [p for _, watch in contexts for p in watch.problems]
+    problems = [p for _, watch in contexts for p in watch.faults()]
     for context, _ in contexts:
         context.close()
     assert not problems, "\n".join(problems)
