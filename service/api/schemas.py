@@ -1239,6 +1239,15 @@ class HintsResponse(Schema):
 class CommitRequest(Checked):
     """An empty object: the service draws the server seed itself."""
 
+    # No property is allowed, said as a schema rather than as ``false`` (the same in JSON Schema):
+    # openapi-generator's Python client warns "Codegen property is null" on an object that has neither
+    # properties nor a schema for the others.
+    contract = {
+        "description": "An empty object: the service draws the server seed itself. Any property is refused "
+        "(`validation-error`): `additionalProperties` is the schema that nothing matches.",
+        "additionalProperties": {"not": {}},
+    }
+
 
 class CommitResponse(Schema):
     commitment = fields.String(

@@ -103,6 +103,8 @@ def named_in(rule: Any) -> set[str]:
             names.update(values)
         if "const" in node:
             names.add(json.dumps(node["const"]).strip('"'))
+        if node.get("not") == {}:  # matches nothing: in the contract, only as an object's other properties
+            names.add("additionalProperties")
     return names
 
 

@@ -600,7 +600,10 @@ export interface components {
         CapturesResponse: {
             moves: components["schemas"]["CardMoves"][];
         };
-        CommitRequest: Record<string, never>;
+        /** @description An empty object: the service draws the server seed itself. Any property is refused (`validation-error`): `additionalProperties` is the schema that nothing matches. */
+        CommitRequest: {
+            [key: string]: unknown;
+        };
         CommitResponse: {
             /** @description SHA-256 of the secret server seed, lowercase hex: show it to every player first. */
             commitment: string;
