@@ -44,7 +44,7 @@ PATHS |= {"playRound (cut)": "/v1/rounds/play", "legalCaptures": "/v1/captures",
 PATHS |= {"commitDeal": "/v1/deals/commitments"}
 HEADERS = {"Content-Type": "application/json"}
 KINDS = ("plain", "fair")  # a sealed round as dealt from a seed; one clocked and dealt from a commitment
-FAIR_CLOCK = {"turn_seconds": 3600}  # no move of the benchmark is late
+FAIR_CLOCK = {"turn_seconds": 3000}  # no move of the benchmark is late
 GOAL_RATIO = 1.10  # issue 26: a clocked and committed round adds at most 10% to a sealed playRound
 
 

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import answer_of, machine, write_json
+from service.api.sealed_rounds import TIMEOUT_MARGIN_SECONDS
 from service.rules.fair import MAX_SEAT_SEED_CHARS
 from service.rules.scoring import MOST_POINTS
 from service.rules.sweeps import MAX_SWEEPS
@@ -837,7 +838,8 @@ def _deal_op() -> Operation:
         else:  # a committed deal (sealed only), clocked or not
             body |= _fair_deal(players, "".join(rng.choice("seat-ΣΩسعيد") for _ in range(rng.randint(1, 128))))
             if rng.random() < 0.5:
-                body["clock"] = {"turn_seconds": rng.randint(1, 3600), "grace_seconds": rng.randint(0, 30)}
+                grace = rng.randint(0, 30)
+                body["clock"] = {"turn_seconds": rng.randint(1, LONGEST_TURN + 30 - grace), "grace_seconds": grace}
         if _profile(rules) == "chkobba" and rng.random() < 0.7:
             body["cut"] = rng.choice(["keep", "table"])
         return Request(name, "post", path, body)
@@ -845,8 +847,10 @@ def _deal_op() -> Operation:
     return Operation(name, "post", path, extremes, sample)
 
 
-# A committed deal's commit token, and a clock, at the contract's largest; a clocked round's token.
-LONGEST_CLOCK: Body = {"clock": {"turn_seconds": 3600, "grace_seconds": 30}, "context": "t" * 128}
+# A committed deal's commit token, and a clock, at their largest (the clock: the longest that the default
+# token lifetime takes, clock-outlasts-token beyond); a clocked round's token.
+LONGEST_TURN = 3600 - TIMEOUT_MARGIN_SECONDS - 30
+LONGEST_CLOCK: Body = {"clock": {"turn_seconds": LONGEST_TURN, "grace_seconds": 30}, "context": "t" * 128}
 SERVER_SEED = "5eed" * 16  # 32 bytes, hex: the seed a commit token holds
 
 

@@ -85,6 +85,11 @@ CODES: dict[str, Code] = {
         "In a record: a move of a clocked round without at_ms, or made before the move before it. Check the record.",
     ),
     "wrong-seed-count": Code(422, "A committed deal takes one seed per seat: fair.seeds must have `players` seeds."),
+    "clock-outlasts-token": Code(
+        422,
+        "A turn clock whose turn and grace, with a minute to send the timeout move, outlast the state token that "
+        "carries them: the round could not end. Shorten clock.turn_seconds (the detail gives the longest).",
+    ),
     "tampered-state": Code(
         422,
         "The state token was altered, forged, or sealed with a key this deployment no "

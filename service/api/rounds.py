@@ -39,7 +39,16 @@ from .operations import Operation, operation
 from .receipts import answer_with_receipt, signer
 from .records import new_record, with_move
 from .render import breakdown_json, verdicts_json
-from .sealed_rounds import Carried, RoundClock, current_sealer, now_seconds, open_token, rfc3339, sealed_answer
+from .sealed_rounds import (
+    Carried,
+    RoundClock,
+    current_sealer,
+    deadline_json,
+    now_seconds,
+    open_token,
+    rfc3339,
+    sealed_answer,
+)
 
 # The default move of a seat whose time ran out, by the step budgets alone (never the time budget, a
 # safety net that depends on the machine): anyone replaying the record finds the same move.
@@ -80,9 +89,7 @@ def deal() -> Response:
     carried = Carried.dealt(
         new_record(dealt, data.get("cut")),
         context=data.get("context"),
-        clock=None
-        if clock is None
-        else RoundClock(clock["turn_seconds"] * 1000, clock["grace_seconds"] * 1000, round(now_seconds() * 1000)),
+        clock=None if clock is None else RoundClock.dealt(clock, current_sealer()),
         fair=reveal,
     )
     return answer(_sealed(state, carried, data.get("viewer")))
@@ -199,10 +206,14 @@ def on_time(clock: RoundClock, state: RoundState, auto: bool) -> int:
 )
 def view_round() -> Response:
     data = body("view")
-    state = state_of(data)
-    if "seat" not in data:
-        return answer({"spectator": spectator_json(state)})
-    return answer({"view": seat_view(state, data["seat"]).to_json()})
+    state, carried = opened(data) if "state_token" in data else (data["state"], None)
+    seat = data.get("seat")
+    out: dict[str, Any] = (
+        {"spectator": spectator_json(state)} if seat is None else {"view": seat_view(state, seat).to_json()}
+    )
+    if carried is not None and state.phase not in _ENDED and (clock := deadline_json(state, carried)) is not None:
+        out["clock"] = clock  # a player who comes back learns the deadline from the view
+    return answer(out)
 
 
 def state_of(data: dict[str, Any]) -> RoundState:

@@ -794,6 +794,13 @@ class ViewResponse(Schema):
     spectator = fields.Nested(
         SpectatorViewOut, metadata={"description": "Without a seat: what everyone at the table sees, no hand at all."}
     )
+    clock = fields.Nested(
+        ClockOut,
+        metadata={
+            "description": "With a clocked round's token, while a seat is to move: that seat's deadline, as the "
+            "answer of the last move gave it (so a player who comes back learns it)."
+        },
+    )
 
 
 class RoundEventOut(Schema):

@@ -36,6 +36,7 @@ from service.rules import RoundState, TurnClock
 from service.rules.errors import check_seat
 from service.rules.seat_view import views_json
 
+from .problems import Problem
 from .records import unpacked
 from .sealing import Sealer, TokenError
 
@@ -53,6 +54,11 @@ def now_seconds() -> float:
     test may set ``app.extensions["chkobba.clock"]``)."""
     clock = current_app.extensions.get("chkobba.clock", time.time)
     return float(clock())
+
+
+# How long after a turn's grace a clocked round's token still lives, at the least: time for a game server
+# to send the timeout move.
+TIMEOUT_MARGIN_SECONDS = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,22 @@ class RoundClock:
             "dealt_at_ms": self.dealt_at_ms,
             "last_ms": self.last_ms,
         }
+
+    @classmethod
+    def dealt(cls, clock: dict[str, int], sealer: Sealer) -> RoundClock:
+        """The clock that dealRound's ``clock`` starts now, if every turn ends, and its timeout move can be
+        sent, while the token that carries it lives: else the round could not end."""
+        longest = sealer.lifetime_seconds - TIMEOUT_MARGIN_SECONDS - clock["grace_seconds"]
+        if clock["turn_seconds"] > longest:
+            raise Problem(
+                422,
+                "clock-outlasts-token",
+                f"a turn of {clock['turn_seconds']} s, with {clock['grace_seconds']} s of grace and "
+                f"{TIMEOUT_MARGIN_SECONDS} s to send the timeout move, outlasts the state token's "
+                f"{sealer.lifetime_seconds} s: {max(longest, 0)} s at most here",
+                errors={"clock.turn_seconds": [f"at most {max(longest, 0)} on this deployment"]},
+            )
+        return cls(clock["turn_seconds"] * 1000, clock["grace_seconds"] * 1000, round(now_seconds() * 1000))
 
     @classmethod
     def of_payload(cls, data: dict[str, Any]) -> RoundClock:
@@ -216,11 +238,18 @@ def sealed_answer(
         "seq": carried.seq,
         "views": views_json(state, seats),
     }
-    if carried.clock is not None and not ended and state.turn is not None:
-        out["clock"] = {"seat": state.turn, "deadline": rfc3339(carried.clock.deadline_ms)}
+    if not ended and (clock := deadline_json(state, carried)) is not None:
+        out["clock"] = clock
     if ended and carried.record is not None:
         out["record"] = record_of(state, carried)
     return out
+
+
+def deadline_json(state: RoundState, carried: Carried) -> dict[str, Any] | None:
+    """A clocked round's ``clock`` while a seat is to move: that seat, and its deadline."""
+    if carried.clock is None or state.turn is None:
+        return None
+    return {"seat": state.turn, "deadline": rfc3339(carried.clock.deadline_ms)}
 
 
 def record_of(state: RoundState, carried: Carried) -> dict[str, Any]:

@@ -9,7 +9,6 @@ The service's clock is set by each test (``app.extensions["chkobba.clock"]``), n
 
 from __future__ import annotations
 
-import base64
 import copy
 import hashlib
 import json
@@ -17,17 +16,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import rfc8785
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.api.sealed_rounds import TIMEOUT_MARGIN_SECONDS
 from service.api.sealing import HEADER, LEGACY_FORMAT, Sealer, key_id
 from service.app import create_app
 from service.rules import deal_round, fair_deck, seeded_deck
 
-from ..support import ROOT, b64url_decode, b64url_encode, ok, problem, strings_in
+from ..support import ROOT, b64url_decode, b64url_encode, deck_starting, ok, problem, strings_in
 
 T0 = 1_780_000_000.0  # the service's clock at the deal, in Unix seconds
 TURN, GRACE = 20, 2
@@ -207,6 +204,18 @@ def test_each_answer_gives_the_next_deadline_from_the_move_just_made(app: Flask,
     assert cut["clock"] == {"seat": cut["views"][0]["turn"], "deadline": rfc3339(T0 + 7.25 + TURN)}
 
 
+def test_a_view_of_a_clocked_round_gives_the_deadline_a_returning_player_needs(app: Flask, client: FlaskClient) -> None:
+    dealt = deal(client, clock={"turn_seconds": TURN})
+    clock_of(app).now = T0 + 7.25
+    cut = ok(play(client, dealt["state_token"], {"cut": "keep", "seat": 1}))
+    clock_of(app).now = T0 + 9
+    for asked in ({"seat": 0}, {}):  # a seat's view, and a spectator's
+        view = ok(client.post("/v1/rounds/view", json={"state_token": cut["state_token"], **asked}))
+        assert view["clock"] == cut["clock"]
+    unclocked = deal(client)["state_token"]
+    assert "clock" not in ok(client.post("/v1/rounds/view", json={"state_token": unclocked, "seat": 0}))
+
+
 def test_a_move_within_the_grace_is_taken_and_after_it_refused(app: Flask, client: FlaskClient) -> None:
     token = deal(client, clock={"turn_seconds": TURN})["state_token"]
     clock_of(app).now = T0 + TURN + GRACE  # the last instant of the grace
@@ -214,6 +223,39 @@ def test_a_move_within_the_grace_is_taken_and_after_it_refused(app: Flask, clien
     clock_of(app).now = T0 + TURN + GRACE + 0.001
     refused = problem(play(client, token, {"cut": "keep", "seat": 1}), 422, "turn-expired")
     assert list(refused["errors"]) == ["move"] and "timeout" in refused["detail"]
+
+
+def test_a_clock_that_would_outlast_its_token_is_refused_at_the_deal() -> None:
+    """A turn whose grace ends after the token that carries it has expired could never be timed out:
+    dealRound refuses it, and takes the longest clock the deployment's lifetime allows."""
+    app = create_app({"TESTING": True, "ACCESS_LOG": "", "STATE_TOKEN_LIFETIME": 600})
+    client = app.test_client()
+    longest = 600 - TIMEOUT_MARGIN_SECONDS - GRACE
+    body = {"rules": "chkobba", "players": 2, "dealer": 0, "seed": "fair-play", "sealed": True}
+    refused = problem(
+        client.post("/v1/rounds", json={**body, "clock": {"turn_seconds": longest + 1}}), 422, "clock-outlasts-token"
+    )
+    assert refused["errors"] == {"clock.turn_seconds": [f"at most {longest} on this deployment"]}
+    assert f"{longest} s at most" in refused["detail"]
+    ok(client.post("/v1/rounds", json={**body, "clock": {"turn_seconds": longest}}))
+    more_grace = {"turn_seconds": longest, "grace_seconds": GRACE + 1}
+    problem(client.post("/v1/rounds", json={**body, "clock": more_grace}), 422, "clock-outlasts-token")
+
+
+def test_the_longest_clock_with_the_default_lifetime_can_still_be_timed_out(app: Flask) -> None:
+    """With the default lifetime, the longest clock the deal takes: its timeout move, sent in the minute
+    after the grace, is played with the token of the move before."""
+    client = app.test_client()
+    lifetime = app.extensions["chkobba.sealer"].lifetime_seconds
+    turn = lifetime - TIMEOUT_MARGIN_SECONDS - GRACE
+    refused = client.post(
+        "/v1/rounds",
+        json={"rules": "chkobba", "players": 2, "dealer": 0, "sealed": True, "clock": {"turn_seconds": turn + 1}},
+    )
+    problem(refused, 422, "clock-outlasts-token")
+    token = deal(client, clock={"turn_seconds": turn})["state_token"]
+    clock_of(app).now = T0 + turn + GRACE + TIMEOUT_MARGIN_SECONDS - 1
+    assert ok(play(client, token, {"timeout": True, "seat": 1}))["event"]["auto"] == "timeout"
 
 
 def test_a_timeout_before_the_deadline_is_clock_running(app: Flask, client: FlaskClient) -> None:
@@ -465,23 +507,18 @@ def test_a_commit_token_expires_as_a_state_token_does(app: Flask, client: FlaskC
 # ---- the record the service signs ----------------------------------------------------------------
 
 
-def b64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+def referee_check() -> dict[str, Any]:
+    """The receipt check of docs/referee.md, run as the page writes it: its record_verifies and
+    strict_loads."""
+    page = (ROOT / "docs" / "referee.md").read_text(encoding="utf-8")
+    (block,) = [b for b in page.split("```python\n")[1:] if "def record_verifies" in b]
+    names: dict[str, Any] = {}
+    exec(block.split("```", 1)[0], names)  # noqa: S102 - the page's own code
+    return names
 
 
-def record_verifies(record: Any, receipt: str, jwks: dict[str, Any]) -> bool:
-    """A referee's check, as docs/referee.md gives it: the receipt signs {"operation": "playRound",
-    "record": <record>} in RFC 8785 canonical JSON, with a key of the service's key set."""
-    header, detached, signature = receipt.split(".")
-    kid = json.loads(b64(header))["kid"]
-    (key,) = [k for k in jwks["keys"] if k["kid"] == kid]
-    payload = rfc8785.dumps({"operation": "playRound", "record": record})
-    signing_input = f"{header}.{base64.urlsafe_b64encode(payload).decode().rstrip('=')}".encode()
-    try:
-        Ed25519PublicKey.from_public_bytes(b64(key["x"])).verify(b64(signature), signing_input)
-    except InvalidSignature:
-        return False
-    return detached == ""
+REFEREE = referee_check()
+record_verifies = REFEREE["record_verifies"]
 
 
 def test_the_record_that_ends_a_sealed_round_is_signed_and_any_edit_shows(app: Flask, client: FlaskClient) -> None:
@@ -510,9 +547,22 @@ def test_the_record_that_ends_a_sealed_round_is_signed_and_any_edit_shows(app: F
         assert not record_verifies(edited, receipt, jwks), (top, index, field)
 
 
-def test_a_void_deal_ends_the_round_with_its_record_signed(client: FlaskClient) -> None:
-    from ..support import deck_starting
+def test_the_referees_check_says_false_without_a_receipt_and_refuses_a_key_given_twice(client: FlaskClient) -> None:
+    deck = deck_starting("AD", "2D", "3D", "4D", "5D", "6D", "7D", "7H", "7S", "KD")  # a void deal: its record
+    body = {"rules": "chkobba", "players": 2, "dealer": 0, "deck": deck, "cut": "keep", "sealed": True}
+    dealt = ok(client.post("/v1/rounds", json=body))
+    jwks = ok(client.get("/.well-known/jwks.json"))
+    for receipt in (None, 5, "", "a.b"):
+        assert record_verifies(dealt["record"], receipt, jwks) is False
+    text = json.dumps(dealt)
+    twice = text.replace('"record": {', '"record": {"dealer": 1, ', 1)
+    assert json.loads(twice)["record"]["dealer"] == 0  # the last copy kept: what strict_loads refuses
+    with pytest.raises(ValueError, match="twice"):
+        REFEREE["strict_loads"](twice)
+    assert REFEREE["strict_loads"](text) == dealt
 
+
+def test_a_void_deal_ends_the_round_with_its_record_signed(client: FlaskClient) -> None:
     deck = deck_starting("AD", "2D", "3D", "4D", "5D", "6D", "7D", "7H", "7S", "KD")
     body = {"rules": "chkobba", "players": 2, "dealer": 0, "deck": deck, "cut": "keep", "sealed": True}
     dealt = ok(client.post("/v1/rounds", json=body))

@@ -105,6 +105,9 @@ def test_the_standalone_verifier_exits_0_when_verified_and_1_on_a_mismatch(tmp_p
     swapped = VECTORS[0]["deck"][1::-1] + VECTORS[0]["deck"][2:]
     code, out, err = run_verifier(tmp_path, json.dumps(vector_record_json(deck=swapped)))
     assert (code, err) == (1, "") and out.startswith("mismatch: ") and "card 0" in out
+    ending_answer = {"record": vector_record_json(), "record_receipt": "x..y", "round_id": "r", "seq": 36}
+    code, out, err = run_verifier(tmp_path, json.dumps(ending_answer))  # the answer that ended it, pasted whole
+    assert (code, err) == (0, "") and out.startswith("verified: ")
 
 
 @pytest.mark.parametrize(
@@ -143,6 +146,11 @@ def test_the_standalone_verifier_takes_only_lowercase_hex_as_the_service_does(tm
         (b"\xff\xfe", "not UTF-8"),
         ("[" * 100_000, "nested too deeply"),
         (json.dumps({"players": 2, "deck": []}), "no committed deal"),
+        (json.dumps({"record": {"players": 2, "deck": []}, "record_receipt": "x..y"}), "no committed deal"),
+        (
+            json.dumps({**vector_record_json(), "fair": {**vector_record_json()["fair"], "note": "x"}}),
+            "fair block holds note, which no record",
+        ),
     ],
     ids=lambda value: value if isinstance(value, str) and len(value) < 40 else None,
 )

@@ -3,7 +3,8 @@
 
     python3 verify_fair_deal.py RECORD.json     (or the record on standard input; --help: this text)
 
-RECORD.json is the `record` that the answer ending a sealed round carried (a replayRound body). Its
+RECORD.json is the `record` that the answer ending a sealed round carried (a replayRound body), or
+that whole answer (`{"record", "record_receipt", ...}`), whose record is then checked. Its
 `fair` block holds the commitment the service published before the deal, the seats' seeds and the
 server seed revealed at the end. This checks, independently of the service that dealt it:
 
@@ -12,8 +13,9 @@ server seed revealed at the end. This checks, independently of the service that 
    JSON of {"commitment", "seeds"}), in lowercase hex: the deck follows from them, and nothing else.
 
 It reads the record as strictly as the service's replayRound does: `server_seed` and `commitment`
-must be 64 lowercase hex digits (no uppercase, no spaces), `players` a number, `seeds` and `deck`
-lists of strings, the whole one JSON text in UTF-8 (no lone surrogate, no NaN, no key named twice).
+must be 64 lowercase hex digits (no uppercase, no spaces), `fair` hold nothing else beside `seeds`,
+`players` a number, `seeds` and `deck` lists of strings, the whole one JSON text in UTF-8 (no lone
+surrogate, no NaN, no key named twice).
 It prints one line and exits:
 
     0  verified: the seed text, and that the deck is the one the seeds give;
@@ -89,6 +91,9 @@ def verify(record: dict) -> tuple[bool, str]:
     fair = record.get("fair")
     if not isinstance(fair, dict):
         raise Unreadable("the record's fair block is not an object")
+    unknown = sorted(set(fair) - {"commitment", "seeds", "server_seed"})
+    if unknown:
+        raise Unreadable(f"the record's fair block holds {', '.join(unknown)}, which no record of the service has")
     server_seed_hex = lowercase_hex_64(fair, "server_seed")
     commitment = lowercase_hex_64(fair, "commitment")
     seeds = list_of_strings(fair.get("seeds"), "fair.seeds")
@@ -168,6 +173,8 @@ def main(argv: list[str]) -> int:
         return VERIFIED
     try:
         record = read_record(argv)
+        if isinstance(record, dict) and "fair" not in record and isinstance(record.get("record"), dict):
+            record = record["record"]  # the whole answer that ended the round: its record
         if isinstance(record, dict) and "fair" not in record:
             print("cannot check: no committed deal, the record has no fair block")
             return CANNOT_CHECK

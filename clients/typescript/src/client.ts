@@ -204,6 +204,7 @@ export const PROBLEM_CODES = [
   "not-the-default-move",
   "bad-time",
   "wrong-seed-count",
+  "clock-outlasts-token",
   "tampered-state",
   "expired-state",
 ] as const satisfies readonly ProblemCode[];

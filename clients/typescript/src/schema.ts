@@ -1364,13 +1364,17 @@ export interface components {
         SeatViewAnswer: {
             /** @description With a seat: that seat's view. */
             view: components["schemas"]["SeatView"];
+            /** @description With a clocked round's token, while a seat is to move: that seat's deadline, as the answer of the last move gave it (so a player who comes back learns it). */
+            clock?: components["schemas"]["Clock"];
         };
         SpectatorViewAnswer: {
             /** @description Without a seat: what everyone at the table sees, no hand at all. */
             spectator: components["schemas"]["SpectatorView"];
+            /** @description With a clocked round's token, while a seat is to move: that seat's deadline, as the answer of the last move gave it (so a player who comes back learns it). */
+            clock?: components["schemas"]["Clock"];
         };
         /** @enum {string} */
-        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "inconsistent-record" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "clock-running" | "turn-expired" | "not-the-default-move" | "bad-time" | "wrong-seed-count" | "tampered-state" | "expired-state";
+        ProblemCode: "malformed-request" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "body-too-large" | "uri-too-long" | "unsupported-media-type" | "expectation-failed" | "headers-too-large" | "not-implemented" | "http-error" | "malformed-json" | "duplicate-key" | "validation-error" | "invalid-card" | "duplicate-card" | "unknown-profile" | "invalid-option" | "invalid-input" | "no-such-seat" | "not-in-profile" | "bad-state" | "inconsistent-counts" | "invalid-scores" | "match-over" | "inconsistent-record" | "illegal-move" | "ambiguous-capture" | "card-not-held" | "not-your-turn" | "wrong-phase" | "clock-running" | "turn-expired" | "not-the-default-move" | "bad-time" | "wrong-seed-count" | "clock-outlasts-token" | "tampered-state" | "expired-state";
         /** @enum {string} */
         Cut: "keep" | "table";
         /** @enum {string} */

@@ -371,6 +371,39 @@ function jsonProblem(text, error) {
   return tr(/end of JSON input/i.test(error.message) ? "notJsonEnd" : "notJson");
 }
 
+// The first key that an object of a JSON text (one JSON.parse took) gives twice, or null. JSON.parse
+// keeps the last copy, which a person reading the text may not see; the service refuses such a text.
+function keyGivenTwice(text) {
+  const open = []; // per open object its keys so far, per open array null
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      if (keyNext) {
+        const key = JSON.parse(text.slice(i, end + 1));
+        const keys = open[open.length - 1];
+        if (keys.has(key)) return key;
+        keys.add(key);
+        keyNext = false;
+      }
+      i = end;
+    } else if (c === "{") {
+      open.push(new Set());
+      keyNext = true;
+    } else if (c === "[") {
+      open.push(null);
+    } else if (c === "}" || c === "]") {
+      open.pop();
+      keyNext = false;
+    } else if (c === ",") {
+      keyNext = open[open.length - 1] instanceof Set;
+    }
+  }
+  return null;
+}
+
 async function review(event) {
   event.preventDefault();
   app.review = null; // whatever this check gives, the last record's verdict no longer stands
@@ -385,6 +418,11 @@ async function review(event) {
   }
   if (!record || typeof record !== "object" || Array.isArray(record)) {
     setStatus("review-status", tr("notObject"), "error");
+    return;
+  }
+  const twice = keyGivenTwice($("record").value);
+  if (twice !== null) {
+    setStatus("review-status", tr("keyTwice", { key: twice }), "error");
     return;
   }
   let receipt = $("receipt").value.trim();
@@ -517,7 +555,8 @@ function renderReview() {
   }
   holder.append(verdict);
   holder.append(renderReceipt(review.signature || { status: "none" }));
-  if (data.fair_deal) holder.append(renderFairDeal(data, body, "h3", receiptFails));
+  const signed = receiptFails ? "fails" : review.signature?.status === "verified" ? "given" : "none";
+  if (data.fair_deal) holder.append(renderFairDeal(data, body, "h3", signed));
   if (body.clock && typeof body.clock === "object") holder.append(renderClock(body.clock));
 
   holder.append(renderMoves(data, ctx, players, explained));
@@ -968,7 +1007,8 @@ const FAIR_REASONS = [
   [/card (\d+) is (\S+), the derivation gives (\S+)$/, (i, card, expected) => ["fairWhy_deck", { i, card, expected }]],
 ];
 
-function renderFairDeal(data, recorded, level = "h3", receiptFails = false) {
+// signed: "given" (a receipt that verifies), "fails" (one that the record's edit breaks), or "none".
+function renderFairDeal(data, recorded, level = "h3", signed = "given") {
   const verified = data.fair_deal === "verified";
   const section = el(
     "section",
@@ -976,7 +1016,11 @@ function renderFairDeal(data, recorded, level = "h3", receiptFails = false) {
     el(level, { text: tr("fairHeading") }),
     el("p", { class: "fair-verdict", text: tr(verified ? "fairVerified" : "fairMismatch") }),
   );
-  if (verified && receiptFails) section.append(el("p", { class: "fair-unsigned", text: tr("fairUnsigned") }));
+  // Anyone can make a record whose deal checks out from a seed of their own: without the service's
+  // receipt, only the commitment the players were shown says the service dealt it.
+  if (verified && signed !== "given") {
+    section.append(el("p", { class: "fair-unsigned", text: tr(signed === "fails" ? "fairUnsigned" : "fairNoReceipt") }));
+  }
   if (!verified) {
     const reason = data.fair_deal_reason || "";
     const found = FAIR_REASONS.map(([pattern, key]) => [pattern.exec(reason), key]).find(([m]) => m);
