@@ -33,7 +33,7 @@ async function main(baseUrl: string): Promise<void> {
   let played: SealedPlayResponse | undefined;
   for (let i = 0; i < 60; i++) {
     const hints = await rounds.suggestMoves({ hintsRequest: { stateToken: token, limit: 1 } });
-    const move: MoveInput = hints.moves[0].move;
+    const move: MoveInput = { ...hints.moves[0].move, seat: hints.seat }; // the seat added: the turn is checked
     kinds.push(instanceOfCutMove(move) ? "CutMove" : "PlayMove");
     const answer = await rounds.playRound({ playRequest: { stateToken: token, move } });
     if (!instanceOfSealedPlayResponse(answer)) throw new Error("a sealed play answers a state token");
