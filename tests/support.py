@@ -760,3 +760,18 @@ def hide_differently(state: RoundState, rng: random.Random) -> RoundState:
             hands.append(tuple(hidden[: len(hand)]))
             hidden = hidden[len(hand) :]
     return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:fixed], *hidden))
+
+
+def a_whole_round_said(stdout: str) -> dict[str, str]:
+    """What a generated client's live round printed, one fact a line (clients/openapi-generator/*-round),
+    checked: a sealed four-player chkobba round dealt in phase cut, the cut then 36 plays, over with two
+    piles, its record replayed valid and complete with the same totals. The facts, by name."""
+    said = dict(line.split(" ", 1) for line in stdout.splitlines())
+    assert said["views"] == "4 cut"
+    moves = said["moves"].split(",")
+    assert moves[0] == "CutMove" and moves[1:] == ["PlayMove"] * 36
+    assert said["phase"] == "over piles 2"
+    assert said["replay"] == "valid true complete true"
+    totals, replayed = said["totals"].split(" replayed ")
+    assert totals == replayed and re.fullmatch(r"0:\d+,1:\d+", totals)
+    return said

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from ..support import a_whole_round_said
+
 ROOT = Path(__file__).resolve().parents[2]
 JARS = ("jackson-core", "jackson-databind", "jackson-annotations", "jsr305", "geronimo-annotation-1.3-spec")
 pytestmark = pytest.mark.server
@@ -64,11 +66,4 @@ def test_a_sealed_four_player_round_with_a_rules_object_played_and_replayed(comp
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    said = dict(line.split(" ", 1) for line in run.stdout.splitlines())
-    assert said["views"] == "4 cut"
-    moves = said["moves"].split(",")
-    assert moves[0] == "CutMove" and moves[1:] == ["PlayMove"] * 36
-    assert said["phase"] == "over piles 2"
-    assert said["replay"] == "valid true complete true"
-    totals, replayed = said["totals"].split(" replayed ")
-    assert totals == replayed and re.fullmatch(r"0:\d+,1:\d+", totals)
+    a_whole_round_said(run.stdout)

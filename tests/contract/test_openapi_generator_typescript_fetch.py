@@ -7,13 +7,14 @@ Node's own fetch, against the service under gunicorn.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from ..support import a_whole_round_said
 
 ROOT = Path(__file__).resolve().parents[2]
 TSC = ROOT / "clients" / "typescript" / "node_modules" / ".bin" / "tsc"
@@ -40,12 +41,5 @@ def compiled(generated_clients: dict[str, Any], tmp_path_factory: pytest.TempPat
 def test_a_sealed_four_player_round_with_a_rules_object_played_and_replayed(compiled: Path, referee_url: str) -> None:
     run = subprocess.run(["node", str(compiled), referee_url], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
-    said = dict(line.split(" ", 1) for line in run.stdout.splitlines())
-    assert said["views"] == "4 cut"
-    moves = said["moves"].split(",")
-    assert moves[0] == "CutMove" and moves[1:] == ["PlayMove"] * 36
-    assert said["phase"] == "over piles 2"
-    assert said["replay"] == "valid true complete true"
-    totals, replayed = said["totals"].split(" replayed ")
-    assert totals == replayed and re.fullmatch(r"0:\d+,1:\d+", totals)
+    said = a_whole_round_said(run.stdout)
     assert said["refused"] == "422 wrong-phase"
