@@ -55,6 +55,7 @@ from typing import Any
 
 from bench.report import answer_of, machine, write_json
 from service.api.sealed_rounds import TIMEOUT_MARGIN_SECONDS
+from service.ops.settings import DEFAULT_STATE_TOKEN_LIFETIME
 from service.rules.fair import MAX_SEAT_SEED_CHARS
 from service.rules.scoring import MOST_POINTS
 from service.rules.sweeps import MAX_SWEEPS
@@ -849,7 +850,7 @@ def _deal_op() -> Operation:
 
 # A committed deal's commit token, and a clock, at their largest (the clock: the longest that the default
 # token lifetime takes, clock-outlasts-token beyond); a clocked round's token.
-LONGEST_TURN = 3600 - TIMEOUT_MARGIN_SECONDS - 30
+LONGEST_TURN = DEFAULT_STATE_TOKEN_LIFETIME - TIMEOUT_MARGIN_SECONDS - 30
 LONGEST_CLOCK: Body = {"clock": {"turn_seconds": LONGEST_TURN, "grace_seconds": 30}, "context": "t" * 128}
 SERVER_SEED = "5eed" * 16  # 32 bytes, hex: the seed a commit token holds
 

@@ -211,7 +211,7 @@ def view_round() -> Response:
     out: dict[str, Any] = (
         {"spectator": spectator_json(state)} if seat is None else {"view": seat_view(state, seat).to_json()}
     )
-    if carried is not None and state.phase not in _ENDED and (clock := deadline_json(state, carried)) is not None:
+    if carried is not None and (clock := deadline_json(state, carried)) is not None:
         out["clock"] = clock  # a player who comes back learns the deadline from the view
     return answer(out)
 

@@ -238,7 +238,7 @@ def sealed_answer(
         "seq": carried.seq,
         "views": views_json(state, seats),
     }
-    if not ended and (clock := deadline_json(state, carried)) is not None:
+    if (clock := deadline_json(state, carried)) is not None:
         out["clock"] = clock
     if ended and carried.record is not None:
         out["record"] = record_of(state, carried)
@@ -246,7 +246,8 @@ def sealed_answer(
 
 
 def deadline_json(state: RoundState, carried: Carried) -> dict[str, Any] | None:
-    """A clocked round's ``clock`` while a seat is to move: that seat, and its deadline."""
+    """A clocked round's ``clock`` while a seat is to move (no seat is, once the round has ended): that
+    seat, and its deadline."""
     if carried.clock is None or state.turn is None:
         return None
     return {"seat": state.turn, "deadline": rfc3339(carried.clock.deadline_ms)}

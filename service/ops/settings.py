@@ -34,6 +34,7 @@ class SettingError(ValueError):
 KEY_BYTES = 32  # AES-256: each of CHKOBBA_STATE_KEYS; an Ed25519 seed: each of CHKOBBA_RECEIPT_KEYS
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")  # gunicorn's, which takes any other as info
 ANY_ORIGIN = "*"
+DEFAULT_STATE_TOKEN_LIFETIME = 3600  # seconds: a round at 20 s a turn lasts about 12 minutes
 # An origin as a browser sends it: scheme, host (a name, an IPv4 address or a bracketed IPv6 one), port.
 ORIGIN = re.compile(
     r"(?P<scheme>https?)://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?",
@@ -442,7 +443,7 @@ SETTINGS: tuple[Setting, ...] = (
         "seconds a sealed state token stays valid (see [Sealed rounds](#sealed-rounds)); at least 1; an "
         "hour by default, a round at 20 s a turn lasting about 12 minutes",
         whole(1),
-        lambda k: 3600,
+        lambda k: DEFAULT_STATE_TOKEN_LIFETIME,
     ),
     Setting(
         "CHKOBBA_CORS_ORIGINS",

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.server
 
 @pytest.fixture(scope="module")
 def compiled(generated_clients: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """round.js, compiled with the client under the tsconfig it is generated with."""
+    """round.ts compiled to JavaScript with the client under the tsconfig it is generated with."""
     assert TSC.exists(), "make ts-client installs the TypeScript compiler"
     client = generated_clients["typescript-fetch"].out
     shutil.copy(ROOT / "clients" / "openapi-generator" / "typescript-fetch-round" / "round.ts", client / "src")

@@ -1,7 +1,7 @@
 // A sealed four-player chkobba round with a rules object, played to the end with the top hint of every
 // turn (the cut included) and its record replayed, by openapi-generator's typescript-fetch client. Run by
 // tests/contract/test_openapi_generator_typescript_fetch.py, compiled with the client (copied into its
-// src/): node dist/round.js BASE_URL; it prints what it saw, one fact a line.
+// src/), then run by Node with the service's base URL; it prints what it saw, one fact a line.
 import { Configuration, RoundsApi, ResponseError } from "./index";
 import type { MoveInput, ScoreLine, SealedDeal, SealedPlayResponse } from "./index";
 import { instanceOfCutMove, instanceOfSealedDeal, instanceOfSealedPlayResponse } from "./index";
