@@ -28,6 +28,9 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     """
     overrides = {k: v for k, v in (config or {}).items() if service_settings.setting_named(k) is not None}
     app = Flask(__name__)
+    # A path with doubled slashes is answered 404 like any unknown path: merging them, werkzeug would
+    # redirect (308) to a Location built from the request's Host header, whatever a client put there.
+    app.url_map.merge_slashes = False
     spec_yaml, spec_json = operational.load_spec()
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, OPENAPI_YAML=spec_yaml, OPENAPI_JSON=spec_json)
     app.config.update({k: v for k, v in (config or {}).items() if k not in overrides})

@@ -141,8 +141,7 @@ class Sealer:
         cipher_key, nonce = token_key(key, salt, kind)
         # Not compressed: compression would make the length depend on the hidden cards' order.
         sealed = AESGCM(cipher_key).encrypt(nonce, to_json(state), header)
-        if kind == STATE:
-            metrics.state_sealed(kid.hex())
+        metrics.state_sealed(kid.hex(), kind)
         return _encode(header + sealed)
 
     def open(

@@ -35,7 +35,11 @@ LATENCY = Histogram(
 ILLEGAL_MOVES = Counter("chkobba_illegal_moves_total", "Moves judged illegal, by problem code", ["code"])
 TOKENS_REJECTED = Counter("chkobba_state_tokens_rejected_total", "Sealed state tokens refused, by reason", ["reason"])
 CLAIMS = Counter("chkobba_claims_total", "Claims judged, by kind and verdict", ["kind", "verdict"])
-STATES_SEALED = Counter("chkobba_state_tokens_sealed_total", "State tokens sealed, by the sealing key's id", ["key_id"])
+# Every seal under a state key, by the key's id and what the token is for ("state", "commit"): a
+# commitment's token is sealed under the same keys.
+STATES_SEALED = Counter(
+    "chkobba_state_tokens_sealed_total", "Tokens sealed under the state keys, by key id and kind", ["key_id", "kind"]
+)
 
 
 def illegal_move(code: str) -> None:
@@ -46,8 +50,8 @@ def token_rejected(reason: str) -> None:
     TOKENS_REJECTED.labels(reason).inc()
 
 
-def state_sealed(key_id: str) -> None:
-    STATES_SEALED.labels(key_id).inc()
+def state_sealed(key_id: str, kind: str) -> None:
+    STATES_SEALED.labels(key_id, kind).inc()
 
 
 class KeysMadeAtStart:

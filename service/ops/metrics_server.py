@@ -24,7 +24,11 @@ from .metrics_archive import LockedCollector
 
 PATH = "/metrics"
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
-TIMEOUT_SECONDS = 5.0  # a connection idle (or trickling) this long is closed: it held a thread of the master
+TIMEOUT_SECONDS = 5.0  # a connection idle this long is closed: it held a thread of the master
+# ...and one that has not had its answer this long after it opened, however steadily it trickles
+# (a byte every few seconds would reset the timeout above for ever, and MAX_CONNECTIONS of them
+# would keep the scraper out). A scrape's request is one packet, its answer a few KiB.
+CONNECTION_SECONDS = 5.0
 MAX_CONNECTIONS = 8  # served at once, each by a thread of its own; one more is closed unanswered
 
 
@@ -57,10 +61,22 @@ class _Server(ThreadingMixIn, WSGIServer):
             super().handle_error(request, client_address)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
+        deadline = threading.Timer(CONNECTION_SECONDS, _cut, (request,))
+        deadline.daemon = True
+        deadline.start()
         try:
             super().process_request_thread(request, client_address)
         finally:
+            deadline.cancel()
             self._slots.release()
+
+
+def _cut(sock: socket.socket) -> None:
+    """End a connection past its time: a read or write waiting on it returns at once."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:  # already closed
+        pass
 
 
 class _Server6(_Server):

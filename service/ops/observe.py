@@ -58,7 +58,8 @@ class Observed:
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             nonlocal answered
             headers.append((REQUEST_ID_HEADER, request_id))
-            headers.append(NOSNIFF)
+            if not any(name.lower() == "x-content-type-options" for name, _ in headers):  # the pages set it too
+                headers.append(NOSNIFF)
             answered = status, headers
             return start_response(status, headers, exc_info)
 

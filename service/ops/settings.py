@@ -17,6 +17,7 @@ This module imports only the standard library: gunicorn.conf.py imports it befor
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import re
 import secrets
@@ -35,6 +36,9 @@ KEY_BYTES = 32  # AES-256: each of CHKOBBA_STATE_KEYS; an Ed25519 seed: each of 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")  # gunicorn's, which takes any other as info
 ANY_ORIGIN = "*"
 DEFAULT_STATE_TOKEN_LIFETIME = 3600  # seconds: a round at 20 s a turn lasts about 12 minutes
+# A token is worth its round's hidden cards for as long as it lives (docs/security.md): a day at most.
+MAX_STATE_TOKEN_LIFETIME = 86400
+DIGITS = re.compile(r"-?[0-9]+")  # a sign is read, to say "at least 1" of "-5"
 # An origin as a browser sends it: scheme, host (a name, an IPv4 address or a bracketed IPv6 one), port.
 ORIGIN = re.compile(
     r"(?P<scheme>https?)://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?",
@@ -44,18 +48,37 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")  # the URL-safe alphabet only: no +, /, quotes or other bytes
 # What gunicorn binds to: HOST:PORT (an IPv6 host in brackets), unix:PATH or fd://N.
 BIND = re.compile(r"(?:(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})|unix:.+|fd://[0-9]+)")
-# RFC 8037's example Ed25519 private key (Appendix A.1): public, so anyone could sign with it. The
-# contract's examples are signed with it (service/contract.py); a server is refused it as a key.
+# RFC 8037's example Ed25519 private key (Appendix A.1, RFC 8032's TEST 1): public, so anyone could
+# sign with it. The contract's examples are signed with it (service/contract.py); a server is refused it.
 RFC8037_EXAMPLE_SEED = base64.urlsafe_b64decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A=")
-# Public keys whose private keys are public: RFC 8037's example key's (A.1), the all-zero seed's.
+# Every Ed25519 private key RFC 8032 publishes (section 7.1's TEST 2, TEST 3, TEST 1024 and TEST SHA(abc),
+# 7.2's Ed25519ctx key), each beside its public key: copied from the RFC as keys, they are anyone's.
+RFC8032_SEEDS = {
+    "TM0Imyj_ltqdtsNG7BFOD1uKMZ81q6Yk2oz27U-4pvs": ("TEST 2", "PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw"),
+    "xaqN9D-fg3vtt0QvMdy3sWbThTUHbwlLhc46LgtEWPc": ("TEST 3", "_FHNjmIYoaONpH7QAjDwWAgW7RO6MwOsXeuRFUiQgCU"),
+    "9eV2fPFTMZUXYw8iaHa4bIFgzFg7wBN0TGvyVfXMDuU": ("TEST 1024", "J4EX_BRMcjQPZ9DyMW6Dhs7_vyskKMnFH-98WX8dQm4"),
+    "gz_mJAkje51i7HdYdSCRHpp1nOwdGXVbfakBuW3KPUI": ("TEST SHA(abc)", "7Bcrk61eVjv0kyxw4SRQNMNUZ-8u_U1k6_gZaDRn4r8"),
+    "AwUzTjga948UHLZm9hmfV7w0lTNaJWqVvSpVv1RmY_Y": ("the Ed25519ctx test", "38lCXk-Wj38MKfAlnPX5rtaFHCu0rYv7hgz-4KskgpI"),
+}
+
+
+def _bytes(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+PUBLISHED_SEEDS = {_bytes(seed): f"is RFC 8032's {name} key, which is public" for seed, (name, _) in RFC8032_SEEDS.items()}
+PUBLISHED_SEEDS[RFC8037_EXAMPLE_SEED] = "is RFC 8037's example key, which is public"
+# Public keys whose private keys are public: RFC 8037's example key's (A.1), RFC 8032's, the all-zero seed's.
 KNOWN_PUBLIC_KEYS = {
-    base64.urlsafe_b64decode("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo="): "is RFC 8037's example public key",
-    base64.urlsafe_b64decode("O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik="): "is the all-zero seed's public key",
+    _bytes("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"): "is RFC 8037's example public key",
+    _bytes("O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik"): "is the all-zero seed's public key",
+    **{_bytes(public): f"is RFC 8032's {name} public key" for name, public in RFC8032_SEEDS.values()},
 }
 EPHEMERAL_KEYS = "CHKOBBA_EPHEMERAL_KEYS"
 # No setting: gunicorn.conf.py writes it beside the keys it made at start and exported (so that a reload,
-# SIGHUP, which reads the settings again, keeps them), naming the kinds made: "state", "receipt". Read
-# back, keys of those kinds still count as made at start (chkobba_keys_made_at_start stays 1).
+# SIGHUP, which reads the settings again, keeps them), naming the kinds made, "state" and "receipt",
+# each with its keys' fingerprint. Read back beside those same keys, they still count as made at start
+# (chkobba_keys_made_at_start stays 1); beside other keys, it is stale and says nothing.
 MADE_AT_START_MARKER = "_CHKOBBA_KEYS_MADE_AT_START"
 NEW_KEY_COMMAND = "python -m service.ops.settings --new-key"
 NO_KEYS_REFUSAL = (
@@ -85,10 +108,10 @@ def whole(least: int, most: int | None = None) -> Callable[[str, str], int]:
     server that listens but never answers."""
 
     def read(name: str, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise SettingError(f"{name} must be a whole number, not {text!r}") from None
+        # ASCII digits alone: int() would also take "+5", "3_600" and other scripts' digits ("٣٦٠٠").
+        if not DIGITS.fullmatch(text.strip()):
+            raise SettingError(f"{name} must be a whole number, not {text!r}")
+        value = int(text)
         if value < least:
             raise SettingError(f"{name} must be at least {least}, not {value}")
         if most is not None and value > most:
@@ -102,9 +125,15 @@ def as_text(name: str, value: str) -> str:  # noqa: ARG001
     return value
 
 
+def _port_fault(found: re.Match[str] | None) -> bool:
+    """A port that cannot be listened on as said: above 65535, or 0 (the system would pick one, which
+    no client or scraper would know)."""
+    return found is not None and found["port"] is not None and not 0 < int(found["port"]) <= 65535
+
+
 def bind_address(name: str, value: str) -> str:
     found = BIND.fullmatch(value)
-    if found is None or int(found["port"] or 0) > 65535:
+    if found is None or _port_fault(found):
         raise SettingError(f"{name} must be HOST:PORT (or unix:PATH, fd://N), not {value!r}")
     return value
 
@@ -254,8 +283,8 @@ def flag(name: str, value: str) -> bool:
 def host_and_port(name: str, value: str) -> str:
     """HOST:PORT, a TCP address of its own (the metrics'), never a socket path."""
     found = BIND.fullmatch(value)
-    if found is None or found["port"] is None or int(found["port"]) > 65535:
-        raise SettingError(f"{name} must be HOST:PORT (an IPv6 host in brackets), not {value!r}")
+    if found is None or found["port"] is None or _port_fault(found):
+        raise SettingError(f"{name} must be HOST:PORT (an IPv6 host in brackets), its port from 1 to 65535, not {value!r}")
     return value
 
 
@@ -440,9 +469,9 @@ SETTINGS: tuple[Setting, ...] = (
         "CHKOBBA_STATE_TOKEN_LIFETIME",
         "state_token_lifetime",
         "`3600`",
-        "seconds a sealed state token stays valid (see [Sealed rounds](#sealed-rounds)); at least 1; an "
-        "hour by default, a round at 20 s a turn lasting about 12 minutes",
-        whole(1),
+        "seconds a sealed state token stays valid (see [Sealed rounds](#sealed-rounds)); from 1 to 86400 "
+        "(a day); an hour by default, a round at 20 s a turn lasting about 12 minutes",
+        whole(1, MAX_STATE_TOKEN_LIFETIME),
         lambda k: DEFAULT_STATE_TOKEN_LIFETIME,
     ),
     Setting(
@@ -582,29 +611,36 @@ def read(environ: Mapping[str, str] | None = None, *, under_gunicorn: bool = Fal
         known[setting.attribute] = _value(setting, source.get(setting.name), known)
     del known["under_gunicorn"]
     made = set(source.get(MADE_AT_START_MARKER, "").split(","))
-    known["key_made_at_start"] = "state" in made and bool(known["state_keys"])
-    known["receipt_key_made_at_start"] = "receipt" in made and bool(known["receipt_keys"])
+    known["key_made_at_start"] = _mark("state", known["state_keys"]) in made and bool(known["state_keys"])
+    known["receipt_key_made_at_start"] = _mark("receipt", known["receipt_keys"]) in made and bool(known["receipt_keys"])
     return checked(Settings(**known))
 
 
 def _weak(key: bytes) -> str | None:
     """Why ``key`` is one that anyone may know, or None."""
-    if key == RFC8037_EXAMPLE_SEED:
-        return "is RFC 8037's example key, which is public"
+    if key in PUBLISHED_SEEDS:
+        return PUBLISHED_SEEDS[key]
     if len(set(key)) == 1:
         return "is one byte repeated"  # never which byte: that would be the whole key
     return None
 
 
 def checked(settings: Settings) -> Settings:
-    """``settings``, or a SettingError for keys that anyone may know (RFC 8037's example key, one
-    byte repeated such as all zeros), or for one key that both seals and signs. An error names the
+    """``settings``, or a SettingError for keys that anyone may know (RFC 8037's and RFC 8032's
+    example keys, one byte repeated such as all zeros), for one key that both seals and signs, or for
+    metrics on the service's own port (on any of its hosts: one of them may be a wildcard). An error names the
     setting and the entry, never the key."""
     for name, keys in (("CHKOBBA_STATE_KEYS", settings.state_keys), ("CHKOBBA_RECEIPT_KEYS", settings.receipt_keys)):
         for i, key in enumerate(keys):
             reason = _weak(key)
             if reason is not None:
                 raise SettingError(f"{name} entry {i} {reason}: make one with `{NEW_KEY_COMMAND}`")
+    service, metrics = BIND.fullmatch(settings.bind), settings.metrics_address
+    if metrics is not None and service is not None and service["port"] == BIND.fullmatch(metrics)["port"]:  # type: ignore[index]
+        raise SettingError(
+            f"CHKOBBA_METRICS_ADDRESS {metrics} is on the service's own port (CHKOBBA_BIND={settings.bind}): "
+            "give the metrics a port of their own"
+        )
     shared = set(settings.state_keys) & set(settings.receipt_keys)
     if shared:
         i = next(i for i, key in enumerate(settings.receipt_keys) if key in shared)
@@ -664,11 +700,21 @@ def encoded_receipt_keys(settings: Settings) -> str:
     return _encoded(settings.receipt_keys)
 
 
+def _mark(kind: str, keys: Iterable[bytes]) -> str:
+    """A kind of key and a fingerprint of the keys: a marker left in an environment (copied from a
+    running server's, say) then names keys made at start only while these are those very keys."""
+    return f"{kind}:{hashlib.sha256(b''.join(keys)).hexdigest()[:16]}"
+
+
 def made_at_start_marker(settings: Settings) -> str:
-    """The value of ``MADE_AT_START_MARKER`` for ``settings``: the kinds of key made at start."""
+    """The value of ``MADE_AT_START_MARKER`` for ``settings``: the kinds of key made at start, each
+    with its keys' fingerprint."""
     return ",".join(
-        kind
-        for kind, made in (("state", settings.key_made_at_start), ("receipt", settings.receipt_key_made_at_start))
+        _mark(kind, keys)
+        for kind, keys, made in (
+            ("state", settings.state_keys, settings.key_made_at_start),
+            ("receipt", settings.receipt_keys, settings.receipt_key_made_at_start),
+        )
         if made
     )
 

@@ -377,6 +377,8 @@ class Worker(GeventWorker):  # type: ignore[misc]  # gunicorn has no type inform
         body = json.dumps(problem(status, code, http_title(status), str(exc)[:200] or http_title(status))).encode()
         head = f"HTTP/1.1 {status} {http_title(status)}\r\nConnection: close\r\nContent-Type: {PROBLEM_MEDIA_TYPE}\r\n"
         head += "X-Content-Type-Options: nosniff\r\n"
+        if settings.current().cors_origins == (settings.ANY_ORIGIN,):  # as the app's every answer (cors.py)
+            head += f"Access-Control-Allow-Origin: {settings.ANY_ORIGIN}\r\n"
         head += f"Content-Length: {len(body)}\r\n\r\n"
         try:
             write_nonblock(client, head.encode("latin-1") + body)

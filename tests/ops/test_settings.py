@@ -146,6 +146,17 @@ def test_under_gunicorn_the_metrics_have_a_directory_of_the_servers_own() -> Non
 ZERO_KEY = "A" * 43  # 32 zero bytes
 SOME_KEY = "dEmmJE0d4yJONAGctcsxHxAiWoo-AFl65ZdpbiEgXO4"  # fixed: pytest-xdist's workers collect alike
 RFC8037_KEY = "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"  # RFC 8037, Appendix A.1: public
+# RFC 8032, 7.1 TEST 2: 4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb, as base64url, and
+# its public key 3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c; 7.2's Ed25519ctx key.
+RFC8032_TEST2_KEY = base64.urlsafe_b64encode(
+    bytes.fromhex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb")
+).decode()
+RFC8032_TEST2_PUBLIC = base64.urlsafe_b64encode(
+    bytes.fromhex("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
+).decode()
+RFC8032_CTX_KEY = base64.urlsafe_b64encode(
+    bytes.fromhex("0305334e381af78f141cb666f6199f57bc3495335a256a95bd2a55bf546663f6")
+).decode()
 WRONG = [
     ("PORT", "http", "PORT must be a whole number, not 'http'"),
     ("PORT", "70000", "PORT must be at most 65535, not 70000"),
@@ -163,6 +174,14 @@ WRONG = [
     ("CHKOBBA_WORKER_TMP_DIR", "/nonexistent", "CHKOBBA_WORKER_TMP_DIR must be an existing directory"),
     ("CHKOBBA_STATE_TOKEN_LIFETIME", "a day", "CHKOBBA_STATE_TOKEN_LIFETIME must be a whole number, not 'a day'"),
     ("CHKOBBA_STATE_TOKEN_LIFETIME", "0", "CHKOBBA_STATE_TOKEN_LIFETIME must be at least 1, not 0"),
+    ("CHKOBBA_STATE_TOKEN_LIFETIME", "86401", "CHKOBBA_STATE_TOKEN_LIFETIME must be at most 86400, not 86401"),
+    # int() would take each of these: an underscore, a sign, another script's digits.
+    ("CHKOBBA_STATE_TOKEN_LIFETIME", "3_600", "CHKOBBA_STATE_TOKEN_LIFETIME must be a whole number, not '3_600'"),
+    ("CHKOBBA_WORKERS", "+2", "CHKOBBA_WORKERS must be a whole number, not '+2'"),
+    ("CHKOBBA_KEEPALIVE", "\u0665", "CHKOBBA_KEEPALIVE must be a whole number, not '\u0665'"),
+    ("CHKOBBA_BIND", "0.0.0.0:0", "CHKOBBA_BIND must be HOST:PORT (or unix:PATH, fd://N), not '0.0.0.0:0'"),
+    ("CHKOBBA_METRICS_ADDRESS", "127.0.0.1:0", "CHKOBBA_METRICS_ADDRESS must be HOST:PORT (an IPv6 host in brackets), its port from 1"),
+    ("CHKOBBA_METRICS_ADDRESS", "0.0.0.0:8080", "CHKOBBA_METRICS_ADDRESS 0.0.0.0:8080 is on the service's own port"),
     ("CHKOBBA_STATE_KEYS", "not-a-key", "CHKOBBA_STATE_KEYS entry 0 is not base64url"),
     ("CHKOBBA_RECEIPT_KEYS", "not-a-key", "CHKOBBA_RECEIPT_KEYS entry 0 is not base64url"),
     ("CHKOBBA_RECEIPT_KEYS", "AAAA,AAAA", "CHKOBBA_RECEIPT_KEYS entry 0 is 3 bytes, not 32"),
@@ -174,6 +193,9 @@ WRONG = [
     ("CHKOBBA_RECEIPT_KEYS", f"{SOME_KEY},{ZERO_KEY}", "CHKOBBA_RECEIPT_KEYS entry 1 is one byte repeated:"),
     ("CHKOBBA_RECEIPT_KEYS", RFC8037_KEY, "CHKOBBA_RECEIPT_KEYS entry 0 is RFC 8037's example key, which is public"),
     ("CHKOBBA_STATE_KEYS", RFC8037_KEY, "CHKOBBA_STATE_KEYS entry 0 is RFC 8037's example key, which is public"),
+    ("CHKOBBA_RECEIPT_KEYS", RFC8032_TEST2_KEY, "CHKOBBA_RECEIPT_KEYS entry 0 is RFC 8032's TEST 2 key, which is public"),
+    ("CHKOBBA_STATE_KEYS", RFC8032_CTX_KEY, "CHKOBBA_STATE_KEYS entry 0 is RFC 8032's the Ed25519ctx test key"),
+    ("CHKOBBA_RECEIPT_PUBLIC_KEYS", RFC8032_TEST2_PUBLIC, "CHKOBBA_RECEIPT_PUBLIC_KEYS entry 0 is RFC 8032's TEST 2 public"),
     ("CHKOBBA_RECEIPT_PUBLIC_KEYS", "AAAA", "CHKOBBA_RECEIPT_PUBLIC_KEYS entry 0 is 3 bytes, not 32"),
     ("CHKOBBA_EPHEMERAL_KEYS", "yes", "CHKOBBA_EPHEMERAL_KEYS must be 1 or 0, not 'yes'"),
     ("CHKOBBA_METRICS_ADDRESS", "9100", "CHKOBBA_METRICS_ADDRESS must be HOST:PORT (an IPv6 host in brackets)"),
@@ -504,6 +526,24 @@ def test_keys_made_at_start_and_exported_for_a_reload_still_count_as_made() -> N
     assert gauge_of(app.test_client().get("/metrics").get_data(as_text=True)) == {"state": 1.0, "receipt": 1.0}
     given = read({**exported, settings.MADE_AT_START_MARKER: ""})
     assert (given.key_made_at_start, given.receipt_key_made_at_start) == (False, False)
+
+
+def test_a_marker_left_beside_other_keys_says_nothing() -> None:
+    """A marker copied into an environment that gives keys of its own (a running server's copied whole,
+    an old one left set) must not make the gauge say those keys were made at start."""
+    made = settings.with_keys(read({"CHKOBBA_EPHEMERAL_KEYS": "1"}), lambda _: None)
+    other = settings.with_keys(read({"CHKOBBA_EPHEMERAL_KEYS": "1"}), lambda _: None)
+    stale = read(
+        {
+            "CHKOBBA_STATE_KEYS": settings.encoded_keys(other),
+            "CHKOBBA_RECEIPT_KEYS": settings.encoded_receipt_keys(made),
+            settings.MADE_AT_START_MARKER: settings.made_at_start_marker(made),
+        }
+    )
+    assert (stale.key_made_at_start, stale.receipt_key_made_at_start) == (False, True)
+    for old_spelling in ("state,receipt", "state", "receipt"):
+        given = read({"CHKOBBA_STATE_KEYS": SOME_KEY, settings.MADE_AT_START_MARKER: old_spelling})
+        assert given.key_made_at_start is False
 
 
 @pytest.mark.server

@@ -196,9 +196,7 @@ def raw_exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]
     return int(status_line.split()[1]), headers, body
 
 
-@pytest.mark.parametrize(
-    ("request_bytes", "status", "code"),
-    [
+UNPARSED = [
         (b"GET /" + b"x" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri-too-long"),
         (
             b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(60)) + b"\r\n",
@@ -213,7 +211,12 @@ def raw_exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]
             "malformed-request",
         ),
         (b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "malformed-request"),
-    ],
+]
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "code"),
+    UNPARSED,
     ids=["request-line", "header-count", "header-size", "garbage", "bad-chunk", "transfer-coding"],
 )
 def test_what_gunicorn_cannot_parse_is_refused_with_a_problem(
@@ -227,6 +230,19 @@ def test_what_gunicorn_cannot_parse_is_refused_with_a_problem(
     assert (answer["status"], answer["code"]) == (status, code) and answer["type"].endswith(code)
     _, metrics = ask(server.port, "GET", "/metrics")
     assert f'chkobba_http_requests_total{{operation="unparsed",status="{status}"}} 1.0' in metrics.decode()
+
+
+def test_with_any_origin_allowed_what_gunicorn_cannot_parse_is_readable_by_any_page_too(start_gunicorn: Any) -> None:
+    """CHKOBBA_CORS_ORIGINS=*: every answer says so, the worker's own refusals included (a page that
+    sent a request too large would otherwise see a network error, not the problem)."""
+    server = start_gunicorn(env={"CHKOBBA_CORS_ORIGINS": "*"})
+    for request_bytes, status, _ in UNPARSED:
+        got, headers, body = raw_exchange(server.port, request_bytes)
+        assert got == status and headers.get("Access-Control-Allow-Origin") == "*", (status, headers, body)
+        assert headers["X-Content-Type-Options"] == "nosniff"
+    unset = start_gunicorn()
+    got, headers, _ = raw_exchange(unset.port, UNPARSED[0][0])
+    assert got == 414 and "Access-Control-Allow-Origin" not in headers
 
 
 def post_head(length: int, *extra: bytes) -> bytes:

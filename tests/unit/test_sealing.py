@@ -490,15 +490,20 @@ def test_the_tokens_key_is_hkdf_expand_as_the_cryptography_package_computes_it()
     assert token_key(KEY_B, salt) == (okm[:32], okm[32:]) == derived(KEY_B, salt)
 
 
-def test_every_seal_is_counted_under_its_keys_id():
+def test_every_seal_is_counted_under_its_keys_id_and_its_kind():
     from prometheus_client import REGISTRY
 
-    def sealed(key: bytes) -> float:
-        found = REGISTRY.get_sample_value("chkobba_state_tokens_sealed_total", {"key_id": kid(key).hex()})
+    from service.api.sealing import COMMIT
+
+    def sealed(key: bytes, kind: str = "state") -> float:
+        found = REGISTRY.get_sample_value("chkobba_state_tokens_sealed_total", {"key_id": kid(key).hex(), "kind": kind})
         return found or 0.0
 
-    before_a, before_b = sealed(KEY_A), sealed(KEY_B)
+    before = sealed(KEY_A), sealed(KEY_B), sealed(KEY_B, "commit")
     for _ in range(3):
         sealer(KEY_A, KEY_B).seal(STATE, now=NOW)
     sealer(KEY_B).seal(STATE, now=NOW)
-    assert (sealed(KEY_A) - before_a, sealed(KEY_B) - before_b) == (3, 1)
+    sealer(KEY_B).seal({"server_seed": "00"}, now=NOW, kind=COMMIT)
+    sealer(KEY_B).seal({"server_seed": "01"}, now=NOW, kind=COMMIT)
+    after = sealed(KEY_A), sealed(KEY_B), sealed(KEY_B, "commit")
+    assert tuple(a - b for a, b in zip(after, before, strict=True)) == (3, 1, 2)
