@@ -58,7 +58,10 @@ RFC8032_SEEDS = {
     "xaqN9D-fg3vtt0QvMdy3sWbThTUHbwlLhc46LgtEWPc": ("TEST 3", "_FHNjmIYoaONpH7QAjDwWAgW7RO6MwOsXeuRFUiQgCU"),
     "9eV2fPFTMZUXYw8iaHa4bIFgzFg7wBN0TGvyVfXMDuU": ("TEST 1024", "J4EX_BRMcjQPZ9DyMW6Dhs7_vyskKMnFH-98WX8dQm4"),
     "gz_mJAkje51i7HdYdSCRHpp1nOwdGXVbfakBuW3KPUI": ("TEST SHA(abc)", "7Bcrk61eVjv0kyxw4SRQNMNUZ-8u_U1k6_gZaDRn4r8"),
-    "AwUzTjga948UHLZm9hmfV7w0lTNaJWqVvSpVv1RmY_Y": ("the Ed25519ctx test", "38lCXk-Wj38MKfAlnPX5rtaFHCu0rYv7hgz-4KskgpI"),
+    "AwUzTjga948UHLZm9hmfV7w0lTNaJWqVvSpVv1RmY_Y": (
+        "the Ed25519ctx test",
+        "38lCXk-Wj38MKfAlnPX5rtaFHCu0rYv7hgz-4KskgpI",
+    ),
 }
 
 
@@ -66,7 +69,9 @@ def _bytes(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-PUBLISHED_SEEDS = {_bytes(seed): f"is RFC 8032's {name} key, which is public" for seed, (name, _) in RFC8032_SEEDS.items()}
+PUBLISHED_SEEDS = {
+    _bytes(seed): f"is RFC 8032's {name} key, which is public" for seed, (name, _) in RFC8032_SEEDS.items()
+}
 PUBLISHED_SEEDS[RFC8037_EXAMPLE_SEED] = "is RFC 8037's example key, which is public"
 # Public keys whose private keys are public: RFC 8037's example key's (A.1), RFC 8032's, the all-zero seed's.
 KNOWN_PUBLIC_KEYS = {
@@ -284,7 +289,9 @@ def host_and_port(name: str, value: str) -> str:
     """HOST:PORT, a TCP address of its own (the metrics'), never a socket path."""
     found = BIND.fullmatch(value)
     if found is None or found["port"] is None or _port_fault(found):
-        raise SettingError(f"{name} must be HOST:PORT (an IPv6 host in brackets), its port from 1 to 65535, not {value!r}")
+        raise SettingError(
+            f"{name} must be HOST:PORT (an IPv6 host in brackets), its port from 1 to 65535, not {value!r}"
+        )
     return value
 
 

@@ -86,7 +86,9 @@ def test_a_metrics_address_in_use_stops_the_start_with_one_line(start_gunicorn: 
     assert f"CHKOBBA_METRICS_ADDRESS: cannot listen on 127.0.0.1:{port}" in stderr, stderr[-2000:]
 
 
-def test_a_connection_that_trickles_is_closed_when_its_time_is_up(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_connection_that_trickles_is_closed_when_its_time_is_up(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A byte every 0.2 s never lets the per-read timeout expire; the connection's own deadline ends it,
     and MAX_CONNECTIONS tricklers cannot keep a scrape out for longer than that."""
     import threading

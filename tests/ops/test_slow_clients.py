@@ -197,20 +197,20 @@ def raw_exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]
 
 
 UNPARSED = [
-        (b"GET /" + b"x" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri-too-long"),
-        (
-            b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(60)) + b"\r\n",
-            431,
-            "headers-too-large",
-        ),
-        (b"GET /healthz HTTP/1.1\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431, "headers-too-large"),
-        (b"NOT A REQUEST\r\n\r\n", 400, "malformed-request"),
-        (
-            b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-            400,
-            "malformed-request",
-        ),
-        (b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "malformed-request"),
+    (b"GET /" + b"x" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri-too-long"),
+    (
+        b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(60)) + b"\r\n",
+        431,
+        "headers-too-large",
+    ),
+    (b"GET /healthz HTTP/1.1\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431, "headers-too-large"),
+    (b"NOT A REQUEST\r\n\r\n", 400, "malformed-request"),
+    (
+        b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        400,
+        "malformed-request",
+    ),
+    (b"POST /v1/captures HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "malformed-request"),
 ]
 
 
