@@ -275,7 +275,10 @@ def test_create_app_takes_the_settings_a_gunicorn_master_installed(monkeypatch: 
 def test_a_wrong_value_stops_gunicorn_with_one_line_naming_it(name: str, value: str, says: str) -> None:
     """In gunicorn's master, as it reads its configuration: before any worker boots, without a
     traceback (each worker would otherwise print one), and without a server that never answers."""
-    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{free_port()}")
+    port = free_port()
+    env = clean_environment(CHKOBBA_BIND=f"127.0.0.1:{port}")
+    # The rows are written against the default bind, port 8080; here the service has a port of its own.
+    value, says = value.replace(":8080", f":{port}"), says.replace(":8080", f":{port}")
     env[name] = value
     stderr = gunicorn_refused(env)
     lines = stderr.strip().splitlines()
