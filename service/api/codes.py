@@ -92,8 +92,8 @@ CODES: dict[str, Code] = {
     ),
     "tampered-state": Code(
         422,
-        "The state token was altered, forged, or sealed with a key this deployment no "
-        "longer holds. Deal a new round, or replay the record.",
+        "The state token (or commitDeal's commit_token) was altered, forged, or sealed with a key this "
+        "deployment no longer holds. Deal a new round (after a new commitment), or replay the record.",
     ),
     "expired-state": Code(422, "The state token is older than its lifetime. Deal a new round, or replay the record."),
 }

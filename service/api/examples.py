@@ -232,7 +232,7 @@ def replay() -> dict[str, Example]:
     }
 
 
-def _played(rules: Any, players: int, dealer: int, seed: str, cut: str | None = None, most: int = 99) -> Example:
+def played_record(rules: Any, players: int, dealer: int, seed: str, cut: str | None = None, most: int = 99) -> Example:
     """A round record played from the deal of ``seed``: each move a legal one drawn at random (seeded),
     up to the end of the round or ``most`` moves; a void deal ends at once."""
     state, deck = deal_round(rules, players, dealer, seed=seed, cut=cut)
@@ -255,7 +255,7 @@ def _breakdown(rules: Any, players: int, dealer: int, record: Example) -> list[d
 
 @cache
 def match_replay() -> dict[str, Example]:
-    scopa = _played("scopa", 2, 0, "match-scopa")
+    scopa = played_record("scopa", 2, 0, "match-scopa")
     scopa_claimed = {**scopa, "claimed": _breakdown("scopa", 2, 0, scopa)}
     return {
         "scopa-single-round": {
@@ -277,16 +277,21 @@ def match_replay() -> dict[str, Example]:
                 "players": 2,
                 "dealer": 0,
                 "rounds": [
-                    _played("chkobba", 2, 0, "void-36", cut="keep"),
-                    _played("chkobba", 2, 0, "match-chkobba-1", cut="keep"),
-                    {**_played("chkobba", 2, 0, "match-chkobba-2", cut="table", most=4), "dealer": 0},
+                    played_record("chkobba", 2, 0, "void-36", cut="keep"),
+                    played_record("chkobba", 2, 0, "match-chkobba-1", cut="keep"),
+                    {**played_record("chkobba", 2, 0, "match-chkobba-2", cut="table", most=4), "dealer": 0},
                 ],
                 "claimed": {"outcome": "won", "winner": 0},
             },
         },
         "a-round-after-the-end": {
             "summary": "A round after a scopa single-round match: match-over",
-            "body": {"rules": "scopa", "players": 2, "dealer": 0, "rounds": [scopa, _played("scopa", 2, 1, "again")]},
+            "body": {
+                "rules": "scopa",
+                "players": 2,
+                "dealer": 0,
+                "rounds": [scopa, played_record("scopa", 2, 1, "again")],
+            },
         },
     }
 

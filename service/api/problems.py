@@ -44,7 +44,7 @@ TITLES = {
     "bad-time": "The move's time is missing or before the move before it",
     "wrong-seed-count": "A committed deal takes one seed per seat",
     "clock-outlasts-token": "The turn clock outlasts the state token",
-    "tampered-state": "The state token was altered, forged or sealed with an unknown key",
+    "tampered-state": "The token was altered, forged or sealed with an unknown key",
     "expired-state": "The state token has expired",
 }
 

@@ -34,7 +34,7 @@ from service.strategy.review import (
 
 from . import schemas
 from .encoding import to_json
-from .examples import _played
+from .examples import played_record
 from .io import body
 from .operations import Operation, operation
 from .rounds import fair_check, replay_record
@@ -129,11 +129,16 @@ class ReviewResponse(Schema):
 
 
 def examples() -> dict[str, dict[str, Any]]:
-    first = _played("scopa", 2, 0, "review-2", None, 1)
+    first = played_record("scopa", 2, 0, "review-2", None, 1)
     return {
         "random-moves": {
             "summary": "The first eight moves of a two-player chkobba round, each a random legal move",
-            "body": {"rules": "chkobba", "players": 2, "dealer": 0, **_played("chkobba", 2, 0, "review-1", "keep", 8)},
+            "body": {
+                "rules": "chkobba",
+                "players": 2,
+                "dealer": 0,
+                **played_record("chkobba", 2, 0, "review-1", "keep", 8),
+            },
         },
         "seat-beyond-the-players": {
             "summary": "A record whose first move names seat 3 of a two-player round: refused before any review",
