@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from service.api.examples import played_record
 from service.app import create_app
 from service.rules import deal_round, seeded_deck
 
@@ -193,6 +194,7 @@ def render() -> str:
     void = [c.code for c in seeded_deck("void-36")]
     second, _ = deal_round("chkobba", 2, 0, seed="readme", cut="keep")
     first_two = [{"card": second.hands[1][0].code}, {"card": second.hands[0][0].code}]
+    reviewed = played_record("chkobba", 2, 0, "review-1", "keep", 4)
     calls: list[tuple[str, str, str, dict[str, Any], bool]] = [
         ("legalCaptures", "Each hand card's legal captures, in hand order.", "/v1/captures",
          {"rules": "chkobba", "table": ["2D", "6S", "AC"], "hand": ["QH", "7C", "KS"]}, True),
@@ -229,6 +231,13 @@ def render() -> str:
           "claimed": {"outcome": "won", "winner": 0}}, False),
         ("viewRound", "What seat 0 may know of that round: its own hand, never seat 1's or the stock.",
          "/v1/rounds/view", {"state": state["state"], "seat": 0}, True),
+        ("suggestMoves", "Seat 1's first move of that round, as the expert ranks it (`level`: `beginner`, "
+         "`club` by default, or `expert`): no card takes, so it lays the one that gives least away. Hints and "
+         "levels are in the strategy page.",
+         "/v1/hints", {"state": state["state"], "seat": 1, "level": "expert", "limit": 3}, True),
+        ("reviewRound", "The first four moves of a chkobba round, each a random legal move, judged as the "
+         "strategy page's review says: what was best, the points given up, the judgment; each seat's loss and "
+         "accuracy.", "/v1/rounds/review", {"rules": "chkobba", "players": 2, "dealer": 0, **reviewed}, False),
     ]  # fmt: skip
     for title, text, path, body, pretty in calls:
         data = client.post(path, json=body).get_json()

@@ -125,6 +125,11 @@ class ReviewResponse(Schema):
             "description": "The index of the record's first illegal move, where the review stops (as replayRound)."
         },
     )
+    first_illegal_code = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Why that move is illegal: its problem code, as replayRound's verdict gives it."},
+    )
     complete = fields.Boolean(required=True, metadata={"description": "The record reaches the end of the round."})
 
 
@@ -198,6 +203,7 @@ def _reviewed(start: RoundState, replay: Replay) -> Iterator[bytes]:
                 for s in seat_reviews(start.players, reviews)
             ],
             "first_illegal": replay.first_illegal,
+            "first_illegal_code": None if replay.first_illegal is None else replay.moves[-1].code,
             "complete": replay.complete,
         }
     )

@@ -37,8 +37,8 @@ def test_a_whole_round_the_hinted_seat_gives_nothing_away_and_the_worst_moves_ar
 ) -> None:
     record = played_record(client, rules, players, f"review-api/{rules}/{players}", frozenset({1}))
     review = ok(client.post("/v1/rounds/review", json=record))
-    assert set(review) == {"moves", "seats", "first_illegal", "complete"}
-    assert review["first_illegal"] is None and review["complete"] is True
+    assert set(review) == {"moves", "seats", "first_illegal", "first_illegal_code", "complete"}
+    assert review["first_illegal"] is None and review["first_illegal_code"] is None and review["complete"] is True
     assert [m["index"] for m in review["moves"]] == list(range(len(record["moves"])))
     for move, reviewed in zip(record["moves"], review["moves"], strict=True):
         assert set(reviewed) == MOVE_KEYS
@@ -71,6 +71,9 @@ def test_a_review_stops_at_the_first_illegal_move(client: Any) -> None:
     record["moves"] = [*record["moves"][:2], illegal, *record["moves"][3:]]
     review = ok(client.post("/v1/rounds/review", json=record))
     assert review["first_illegal"] == 2 and review["complete"] is False
+    assert review["first_illegal_code"] == "card-not-held"  # as replayRound says why
+    replayed = ok(client.post("/v1/rounds/replay", json=record))
+    assert replayed["moves"][2]["code"] == review["first_illegal_code"]
     assert [m["index"] for m in review["moves"]] == [0, 1]
     assert [s["moves"] for s in review["seats"]] == [1, 1]
 
@@ -85,6 +88,7 @@ def test_an_empty_record_reviews_nothing(client: Any) -> None:
             {"seat": 1, "loss": 0.0, "accuracy": None, "moves": 0, "forced": 0},
         ],
         "first_illegal": None,
+        "first_illegal_code": None,
         "complete": False,
     }
 

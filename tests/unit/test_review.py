@@ -137,6 +137,21 @@ def test_the_review_stops_at_the_first_illegal_move() -> None:
     assert [r.index for r in reviews] == [0, 1, 2]
 
 
+@pytest.mark.parametrize(("seven", "keep"), [("7H", 1.0), ("7D", 2.0), ("6C", 0.5), ("KS", -0.1)])
+def test_the_cut_is_judged_by_the_preference_of_keeping_the_drawn_card(seven: str, keep: float) -> None:
+    """docs/strategy.md, "Review": tabling a drawn seven loses the 1.0 keeping it scores, a blunder."""
+    seed = next(
+        f"review/cut/{i}" for i in range(999) if deal_round("chkobba", 2, 0, seed=f"review/cut/{i}")[1][0].code == seven
+    )
+    start, deck = deal_round("chkobba", 2, 0, seed=seed)
+    for cut in Cut:
+        (review,) = move_reviews(start, replay_round("chkobba", 2, 0, [CutMove(cut)], deck=deck).moves)
+        loss = max(keep, 0.0) - (keep if cut is Cut.KEEP else 0.0)
+        assert (review.best, review.loss) == (CutMove(Cut.KEEP if keep > 0 else Cut.TABLE), loss)
+        assert review.judgment == judgment(loss, review.legal_moves)
+        assert (review.judgment == "blunder") is (seven in ("7H", "7D") and cut is Cut.TABLE)
+
+
 def test_a_move_is_valued_from_what_its_mover_could_know_never_the_other_hands_or_the_stock() -> None:
     """Two deals that differ only in cards the leader cannot see (the other hand and the stock,
     exchanged) review the leader's first move alike."""

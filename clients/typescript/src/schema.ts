@@ -1086,6 +1086,8 @@ export interface components {
             seats: components["schemas"]["SeatReview"][];
             /** @description The index of the record's first illegal move, where the review stops (as replayRound). */
             first_illegal: number | null;
+            /** @description Why that move is illegal: its problem code, as replayRound's verdict gives it. */
+            first_illegal_code: string | null;
             /** @description The record reaches the end of the round. */
             complete: boolean;
         };
