@@ -1156,6 +1156,45 @@ def _replay_op() -> Operation:
     return Operation(name, "post", path, extremes, sample, mutate)
 
 
+def _match_replay_op() -> Operation:
+    """replayMatch: whole matches of random legal moves, as many rounds as the body limit holds (at
+    most MAX_ROUNDS), each round's claim at the contract's maxima (a verdict, not a refusal)."""
+    from service.ops.limits import MAX_BODY_BYTES
+    from service.rules import MAX_ROUNDS
+    from tests.support import match_record
+
+    name, path = "replayMatch", "/v1/matches/replay"
+
+    def body_of(rules: Any, players: int, seeds: Sequence[str], claims: bool) -> Body:
+        record = match_record(rules, players, 0, seeds)
+        if claims:
+            for given in record["rounds"]:
+                given["claimed"] = [{"side": s, **CLAIM_MAXIMA} for s in range(_sides(rules, players))]
+        while len(json.dumps({**record, "receipt": True}, separators=(",", ":"))) > MAX_BODY_BYTES:
+            record["rounds"].pop()
+        return record
+
+    def extremes() -> list[Request]:
+        out = []
+        crp = {"profile": "chkobba-crp", "options": {"face_sums": True, "primiera": True, "target": 1000}}
+        for rules, players in ((crp, 4), ({"profile": "chkobba", "options": {"target": 1000}}, 2)):
+            seeds = [f"worst/match/{i}" for i in range(MAX_ROUNDS)]
+            for claims in (False, True):
+                body = body_of(rules, players, seeds, claims)
+                label = f"{len(body['rounds'])} whole rounds, {players} players {_profile(rules)}"
+                out.append(Request(name, "post", path, body, label + (", every round claimed" if claims else "")))
+        return out
+
+    def sample(rng: random.Random) -> Request:
+        rules = rng.choice(RULES)
+        players = rng.choice(PLAYERS[_profile(rules)])
+        seeds = [f"worst/match/{rng.random()}" for _ in range(rng.randint(1, MAX_ROUNDS))]
+        body = body_of(rules, players, seeds, rng.random() < 0.5)
+        return Request(name, "post", path, body, f"a match of {len(body['rounds'])} rounds, {players} players")
+
+    return Operation(name, "post", path, extremes, sample)
+
+
 def operations() -> list[Operation]:
     """Every operation of openapi.yaml, in its order."""
     return [
@@ -1168,6 +1207,7 @@ def operations() -> list[Operation]:
         _commit_op(),
         _hints_op(),
         _with_floats_too(_match_op()),
+        _with_floats_too(_match_replay_op()),
         _moves_op(),
         _deal_op(),
         _play_op(),

@@ -57,6 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, settings: service_set
     app.register_blueprint(web.bp)
     if web.swagger_ui_dist() is None:
         app.logger.warning("%s; the API is unaffected", web.SWAGGER_UI_MISSING)
+    app.before_request(_one_leading_slash)
     cors.install(app, chosen.cors_origins)
     if chosen.metrics_address is not None:
         app.before_request(_metrics_served_elsewhere)
@@ -71,6 +72,14 @@ METRICS_ENDPOINT = "ops.getMetrics"  # service/api/operational.py's blueprint an
 # and playRound unsealed). No cache may keep them (docs/security.md). viewRound and suggestMoves answer
 # one seat's hand and stay as they were (tests/api/test_cors.py keeps viewRound's answer cacheable).
 NOT_STORED = frozenset({"commitDeal", "dealRound", "playRound"})
+
+
+def _one_leading_slash() -> None:
+    """A path that starts with doubled slashes is an unknown path, 404, as one with them inside is
+    (``merge_slashes``): werkzeug's matching drops leading slashes, so ``//v1/rulesets`` would answer
+    as ``/v1/rulesets`` and pass a proxy's rule written for the exact path."""
+    if request.environ.get("PATH_INFO", "").startswith("//"):
+        raise NotFound()
 
 
 def _metrics_served_elsewhere() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,7 +25,7 @@ from service.api.sealing import HEADER, LEGACY_FORMAT, Sealer, key_id
 from service.app import create_app
 from service.rules import deal_round, fair_deck, seeded_deck
 
-from ..support import ROOT, b64url_decode, b64url_encode, deck_starting, ok, problem, strings_in
+from ..support import ROOT, b64url_decode, b64url_encode, counted, deck_starting, ok, problem, strings_in
 
 T0 = 1_780_000_000.0  # the service's clock at the deal, in Unix seconds
 TURN, GRACE = 20, 2
@@ -118,6 +119,7 @@ def test_an_older_token_replayed_is_told_apart_by_its_place_alone(client: FlaskC
 def test_a_token_is_bound_to_the_context_it_was_dealt_with(client: FlaskClient) -> None:
     dealt = deal(client, context="table-17")
     token = dealt["state_token"]
+    before = counted(client, "chkobba_state_tokens_rejected_total", "reason")
     for context in (None, "table-18", "table-17 "):
         extra = {} if context is None else {"context": context}
         for refused in (
@@ -133,6 +135,8 @@ def test_a_token_is_bound_to_the_context_it_was_dealt_with(client: FlaskClient) 
     # A round dealt with no context takes none.
     free = deal(client)["state_token"]
     problem(play(client, free, {"cut": "keep", "seat": 1}, context="table-17"), 422, "tampered-state")
+    # Counted under a reason of their own (docs/operations.md, "Sealed rounds").
+    assert counted(client, "chkobba_state_tokens_rejected_total", "reason") - before == Counter({"context": 10})
 
 
 @pytest.mark.parametrize(

@@ -72,3 +72,12 @@ def test_a_problems_type_resolves_to_its_codes_page(
     assert answer["type"] == f"/problems/{code}"
     page = client.get(urljoin(f"http://localhost{path}", answer["type"]))  # resolved against the request's URL
     assert page.status_code == 200 and f'<section id="{code}">' in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["//v1/rulesets", "///healthz", "//.well-known/jwks.json", "/v1//rulesets"])
+def test_a_path_with_doubled_slashes_is_an_unknown_path(client: FlaskClient, path: str) -> None:
+    """werkzeug's matching drops leading slashes: ``//v1/rulesets`` would answer as ``/v1/rulesets``
+    and pass a proxy's rule written for the exact path (docs/security.md)."""
+    assert client.get(re.sub("/+", "/", path)).status_code == 200
+    problem(client.get("/", environ_overrides={"PATH_INFO": path}), 404, "not-found")
+    problem(client.post("/", json={}, environ_overrides={"PATH_INFO": "//v1/captures"}), 404, "not-found")

@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 RECORDED = json.loads(WORST_BODIES.read_text(encoding="utf-8"))["operations"]
 # The operations bench/worst.py does not search (yet), and where their worst case is checked instead.
 NOT_SEARCHED = {
-    "replayMatch": "tests/api/test_match_replay.py, the largest valid records (README, 'Replaying a match')",
     "getJwks": "tests/api/test_receipts.py: a constant answer, the receipt keys (about 170 bytes a key)",
     "reviewRound": "bench/review.py: whole rounds of every profile; the one operation allowed past 50 ms",
 }

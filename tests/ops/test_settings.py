@@ -219,6 +219,11 @@ WRONG = [
 ]
 
 
+def test_a_whole_number_may_have_spaces_around_its_digits() -> None:
+    """docs/security.md: the digits 0-9, spaces around them aside (a value copied with its newline)."""
+    assert read({"CHKOBBA_STATE_TOKEN_LIFETIME": " 60\n"}).state_token_lifetime == 60
+
+
 def test_an_origin_may_be_written_in_capitals_and_with_a_port_other_than_its_schemes_default() -> None:
     found = read({"CHKOBBA_CORS_ORIGINS": "HTTP://A.Example, https://b.example:8443, http://c.example:443"})
     assert found.cors_origins == ("HTTP://A.Example", "https://b.example:8443", "http://c.example:443")
