@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import settings
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
@@ -238,16 +239,11 @@ def running_gunicorn(
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
 
-# Every operation answered by a POST, by its path.
-POST_PATHS = (
-    "/v1/captures",
-    "/v1/moves",
-    "/v1/scores",
-    "/v1/match-decisions",
-    "/v1/rounds",
-    "/v1/rounds/play",
-    "/v1/rounds/replay",
-    "/v1/matches/replay",
+# Every operation answered by a POST, by its path, as the contract lists them.
+POST_PATHS = tuple(
+    path
+    for path, operations in yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["paths"].items()
+    if "post" in operations
 )
 
 

@@ -39,6 +39,10 @@ FIELDS = {
     "/v1/rounds/play": ["state", "move"],
     "/v1/rounds/replay": ["rules", "players", "dealer", "deck", "cut", "moves", "claimed"],
     "/v1/matches/replay": ["rules", "players", "dealer", "rounds", "claimed"],
+    "/v1/rounds/review": ["rules", "players", "dealer", "deck", "cut", "moves", "claimed", "fair", "clock"],
+    "/v1/rounds/view": ["state", "state_token", "seat", "context"],
+    "/v1/hints": ["state", "state_token", "seat", "limit", "level", "context"],
+    "/v1/deals/commitments": ["x"],
 }
 INNER = ["profile", "options", "card", "capture", "cut", "seat", "captured", "counts", "sweeps", "outcome", "winner"]
 INNER += ["phase", "turn", "hands", "stock", "piles", "cards", "diamonds", "sevens", "sixes", "seven_of_diamonds"]
@@ -137,6 +141,10 @@ def valid_bodies(client) -> dict[str, dict]:
             ],
             "claimed": {"outcome": "won", "winner": 0, "scores": [21, 12]},
         },
+        "/v1/rounds/review": {**deal, "moves": [{"card": "QH", "capture": sweep, "seat": 1}, {"card": "7C"}]},
+        "/v1/rounds/view": {"state": state, "seat": 0},
+        "/v1/hints": {"state": state, "seat": 1, "limit": 3, "level": "expert"},
+        "/v1/deals/commitments": {},
     }
 
 

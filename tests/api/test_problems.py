@@ -26,7 +26,10 @@ VALID = {
     "/v1/rounds": {"rules": "chkobba", "players": 2, "dealer": 0, "deck": CANONICAL, "cut": "keep"},
     "/v1/rounds/replay": {"rules": "scopa", "players": 2, "dealer": 0, "deck": CANONICAL, "moves": []},
     "/v1/matches/replay": {"rules": "scopa", "players": 2, "dealer": 0, "rounds": [{"deck": CANONICAL, "moves": []}]},
+    "/v1/rounds/review": {"rules": "scopa", "players": 2, "dealer": 0, "deck": CANONICAL, "moves": []},
+    "/v1/deals/commitments": {},
 }
+RULED = [path for path, body in VALID.items() if "rules" in body]  # the operations that take a profile
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,12 @@ def fresh_state(client):
 
 @pytest.fixture(scope="module")
 def valid_bodies(fresh_state):
-    return {**VALID, "/v1/rounds/play": {"state": fresh_state, "move": {"card": "QH"}}}
+    return {
+        **VALID,
+        "/v1/rounds/play": {"state": fresh_state, "move": {"card": "QH"}},
+        "/v1/hints": {"state": fresh_state},
+        "/v1/rounds/view": {"state": fresh_state, "seat": 0},
+    }
 
 
 def test_the_valid_bodies_are_valid(client, valid_bodies):
@@ -127,7 +135,11 @@ def test_json_with_a_charset_is_json(client):
 @pytest.mark.parametrize("path", POST_PATHS)
 @pytest.mark.parametrize("data", ["null", "[]", "1", '"chkobba"', "true", "{}"])
 def test_json_that_is_not_the_request_object_is_422(client, path, data):
-    problem(client.post(path, data=data, content_type="application/json"), 422, "validation-error")
+    response = client.post(path, data=data, content_type="application/json")
+    if data == "{}" and VALID.get(path) == {}:  # commitDeal's request is the empty object
+        ok(response)
+    else:
+        problem(response, 422, "validation-error")
 
 
 # ---- validation problems: 422 with errors per field path ----------------------------------------
@@ -246,7 +258,7 @@ def test_duplicate_card_in_a_deck(client):
     )
 
 
-@pytest.mark.parametrize("path", POST_PATHS[:5])
+@pytest.mark.parametrize("path", RULED)
 @pytest.mark.parametrize("rules", ["nope", "Chkobba", "", 7, None, [], {"profile": "nope"}, {"options": {}}])
 def test_unknown_profile(client, path, rules):
     code = "validation-error" if rules is None else "unknown-profile"  # null is no value at all
