@@ -41,7 +41,7 @@ def beginner_rank(k: SeatKnowledge, seed: bytes) -> tuple[Hint, ...]:
     for card, taken, sweep, _ in legal_plays(k):
         seen = len(taken) <= SEES
         score = CARD * (len(taken) + 1) if taken and seen else 0.0
-        reasons = [Reason.TAKES_CARDS] if taken else []
+        reasons = [Reason.TAKES_CARDS] if taken and seen else []  # what it does not see is no reason
         if sweep and seen:
             score += SWEEP
             reasons.append(Reason.SWEEPS)

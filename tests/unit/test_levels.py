@@ -169,6 +169,7 @@ def test_the_beginner_misses_a_long_sum_even_when_it_sweeps():
     hints = beginner_rank(knowledge(state), b"")
     sweep = next(h for h in hints if h.move.card.code == "KS")
     assert sweep.score == 0.0 and SEES < 4
+    assert sweep.reasons == ()  # neither takes-cards nor sweeps: it did not see them
     assert moves_of(rank_moves(knowledge(state)))[0] == ("KS", ("AC", "2C", "3C", "4S"))  # club sweeps
 
 
