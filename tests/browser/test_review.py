@@ -61,3 +61,21 @@ def test_checking_another_record_clears_the_review(open_page) -> None:
     expect(page.locator("table.review-moves")).to_be_visible(timeout=20_000)
     page.locator('[data-example="match"]').click()  # a match record: the review of a round does not apply
     expect(page.locator("#move-review")).to_be_hidden()
+
+
+def test_a_record_with_an_illegal_move_is_reviewed_up_to_it_and_says_why_it_stops(open_page, service) -> None:
+    page = ready(open_page("/referee?lang=en", viewport=DESKTOP))
+    page.locator('[data-example="complete"]').click()
+    record = json.loads(page.locator("#record").input_value())
+    played = [m for m in record["moves"] if "card" in m]
+    again = next(i for i, m in enumerate(record["moves"]) if m is played[1])  # the second card played...
+    record["moves"][again] = {"card": played[0]["card"]}  # ...replaced by the first, which is no longer held
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#check").click()
+    page.get_by_role("button", name="Review every move").click()
+    status, review = service.call("POST", "/v1/rounds/review", {"rules": "chkobba", "players": 2, **record})
+    assert status == 200 and review["first_illegal"] == again and review["first_illegal_code"] == "card-not-held"
+    expect(page.locator("table.review-moves tbody tr")).to_have_count(again, timeout=20_000)
+    expect(page.locator("#move-review p.note")).to_have_text(
+        f"The review stops at move {again + 1}, the first illegal one (card-not-held)."
+    )

@@ -27,7 +27,7 @@ const STRINGS = {
     laid: "laid",
     takes: "takes",
     exact: "exact",
-    stopped: "The review stops at move {n}, the first illegal one.",
+    stopped: "The review stops at move {n}, the first illegal one ({code}).",
     forced: "forced",
     best_j: "best",
     good: "good",
@@ -57,7 +57,7 @@ const STRINGS = {
     laid: "posée",
     takes: "prend",
     exact: "exact",
-    stopped: "L'analyse s'arrête au coup {n}, le premier illégal.",
+    stopped: "L'analyse s'arrête au coup {n}, le premier illégal ({code}).",
     forced: "forcé",
     best_j: "meilleur",
     good: "bon",
@@ -87,7 +87,7 @@ const STRINGS = {
     laid: "موضوعة",
     takes: "تأخذ",
     exact: "دقيق",
-    stopped: "يتوقف التحليل عند الحركة {n}، أول حركة غير قانونية.",
+    stopped: "يتوقف التحليل عند الحركة {n}، أول حركة غير قانونية ({code}).",
     forced: "إجبارية",
     best_j: "الأفضل",
     good: "جيدة",
@@ -217,7 +217,7 @@ function render() {
   }
   moves.append(rows);
   holder.append(moves);
-  if (data.first_illegal !== null) holder.append(el("p", { class: "note", text: tr("stopped", { n: data.first_illegal + 1 }) }));
+  if (data.first_illegal !== null) holder.append(el("p", { class: "note", text: tr("stopped", { n: data.first_illegal + 1, code: data.first_illegal_code }) }));
 }
 
 async function ask(body) {
