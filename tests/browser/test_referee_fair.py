@@ -234,3 +234,15 @@ def test_a_record_that_gives_a_key_twice_is_refused_not_judged_on_its_last_copy(
     page.locator("#record").fill(text)  # the same text with the key once is judged
     page.locator("#check").click()
     expect(page.locator("#receipt-check")).to_have_attribute("data-receipt", "verified")
+
+
+def test_a_committed_round_of_a_match_record_says_that_no_receipt_verifies_it(open_page, ended) -> None:
+    """A match record carries no receipt of its rounds: a deal that checks out rests on its commitment."""
+    record = ended["record"]
+    head = ("rules", "players", "dealer")
+    match = {**{k: record[k] for k in head}, "rounds": [{k: v for k, v in record.items() if k not in head}]}
+    page = ready(open_page("/referee?lang=en"))
+    check(page, match)
+    fair = page.locator("section.fair-deal")
+    expect(fair).to_have_attribute("data-fair-deal", "verified")
+    expect(fair.locator(".fair-unsigned")).to_contain_text("no receipt of the service verifies it")

@@ -1294,7 +1294,8 @@ function renderMatchRound(round, body, ctx, players, illegal) {
   section.append(
     el("p", { class: `dealer ${dealer.valid ? "ok" : "bad"}`, text: tr(dealer.valid ? "dealerOk" : "dealerWrong", dealer) }),
   );
-  if (round.fair_deal) section.append(renderFairDeal(round, recordedRound(body, round.index), "h4"));
+  // A match record carries no receipt of its rounds: what a committed deal proves rests on its commitment.
+  if (round.fair_deal) section.append(renderFairDeal(round, recordedRound(body, round.index), "h4", "none"));
   if (round.void) section.append(el("p", { class: "void", text: tr("voidDeal") }));
   else if (!round.complete) section.append(el("p", { class: "stops", text: tr("roundStops") }));
   const data = illegal ? { ...round, state: illegal.illegalRound?.state } : round;
