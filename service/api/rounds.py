@@ -114,10 +114,9 @@ def deal() -> Response:
 )
 def play_round() -> Response:
     data = body("play")
-    sealed = "state_token" in data
     # Validated once: by the schema's StateField, or as the token is opened (play() would validate it
     # again). A token also carries the round's record.
-    state, carried = opened(data) if sealed else (data["state"], None)
+    state, carried = state_and_carried(data)
     move = data["move"]  # a Move (or a Timeout), parsed by the schema's MoveField
     at_ms, auto = None, isinstance(move, Timeout)
     try:
@@ -131,7 +130,7 @@ def play_round() -> Response:
     except MoveError as exc:
         metrics.illegal_move(exc.code)
         exc.field = exc.field if exc.field and exc.field.startswith("move") else f"move.{exc.field}"
-        if sealed:
+        if carried is not None:
             # Whoever sends a sealed state may not be the seat to move: never show that seat's hand.
             exc.details.pop("legal", None)
         raise
@@ -206,7 +205,7 @@ def on_time(clock: RoundClock, state: RoundState, auto: bool) -> int:
 )
 def view_round() -> Response:
     data = body("view")
-    state, carried = opened(data) if "state_token" in data else (data["state"], None)
+    state, carried = state_and_carried(data)
     seat = data.get("seat")
     out: dict[str, Any] = (
         {"spectator": spectator_json(state)} if seat is None else {"view": seat_view(state, seat).to_json()}
@@ -219,10 +218,15 @@ def view_round() -> Response:
 def state_of(data: dict[str, Any]) -> RoundState:
     """The plain state of a request (its schema field built and validated it), or the one its token
     carries, validated as it is opened."""
+    return state_and_carried(data)[0]
+
+
+def state_and_carried(data: dict[str, Any]) -> tuple[RoundState, Carried | None]:
+    """``state_of``, with what a token carries beside its state (None for a plain state)."""
     if "state_token" in data:
-        return opened(data)[0]
+        return opened(data)
     state: RoundState = data["state"]
-    return state
+    return state, None
 
 
 def opened(data: dict[str, Any]) -> tuple[RoundState, Carried]:
