@@ -54,7 +54,7 @@ def replay() -> Response:
     )
     stop = result.first_illegal
     if stop is not None:
-        metrics.illegal_move(result.rounds[-1].replay.moves[-1].code or "illegal-move")
+        metrics.illegal_move(result.rounds[-1].replay.first_illegal_code or "illegal-move")
     out: dict[str, Any] = {
         "valid": result.valid,
         "complete": result.complete,

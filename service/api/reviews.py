@@ -203,7 +203,7 @@ def _reviewed(start: RoundState, replay: Replay) -> Iterator[bytes]:
                 for s in seat_reviews(start.players, reviews)
             ],
             "first_illegal": replay.first_illegal,
-            "first_illegal_code": None if replay.first_illegal is None else replay.moves[-1].code,
+            "first_illegal_code": replay.first_illegal_code,
             "complete": replay.complete,
         }
     )

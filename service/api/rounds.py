@@ -275,7 +275,7 @@ def replay() -> Response:
     }
     if "fair" in data:
         out.update(fair_check(data, result.deck).to_json())
-    refused = result.moves[-1].code if result.first_illegal is not None else None  # the replay stopped there
+    refused = result.first_illegal_code  # the replay stopped there
     if refused:
         metrics.illegal_move(refused)
     if "claimed" in data:

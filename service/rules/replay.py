@@ -161,6 +161,11 @@ class Replay:
         return last.position if last is not None and not last.legal else None
 
     @property
+    def first_illegal_code(self) -> str | None:
+        """Why the illegal move is illegal: its problem code, if there is an illegal move."""
+        return self.moves[-1].code if self.first_illegal is not None else None
+
+    @property
     def valid(self) -> bool:
         return self.first_illegal is None
 

@@ -80,4 +80,7 @@ def test_a_path_with_doubled_slashes_is_an_unknown_path(client: FlaskClient, pat
     and pass a proxy's rule written for the exact path (docs/security.md)."""
     assert client.get(re.sub("/+", "/", path)).status_code == 200
     problem(client.get("/", environ_overrides={"PATH_INFO": path}), 404, "not-found")
+
+
+def test_a_post_to_a_path_with_doubled_slashes_is_an_unknown_path(client: FlaskClient) -> None:
     problem(client.post("/", json={}, environ_overrides={"PATH_INFO": "//v1/captures"}), 404, "not-found")
