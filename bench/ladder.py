@@ -24,13 +24,13 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bench.hints import Z95, greedy_move, random_move, wilson
 from bench.report import in_chunks
-from service.rules import Phase, Rules, advance, deal_round, round_breakdown, seat_view
+from service.rules import Move, Phase, RoundState, Rules, advance, deal_round, round_breakdown, seat_view
 from service.strategy import SeatKnowledge
 from service.strategy.levels import LEVELS, rank_at
 
@@ -56,7 +56,12 @@ class Game:
     ms: dict[str, tuple[float, ...]]  # CPU ms of each level call, by level
 
 
-def play(profile: str, players: int, a: str, b: str, index: int) -> Game:
+# A player that is handed the whole round (bench/ceiling.py's, which see hidden cards): the state, the
+# move's seed, and the moves of the current deal so far, each with the state it was made in.
+Seeing = Callable[[RoundState, bytes, Sequence[tuple[RoundState, Move]]], Move]
+
+
+def play(profile: str, players: int, a: str, b: str, index: int, seeing: Mapping[str, Seeing] | None = None) -> Game:
     rules = Rules.of(profile)
     deal = index // 2
     a_side = index % 2
@@ -66,12 +71,17 @@ def play(profile: str, players: int, a: str, b: str, index: int) -> Game:
     state, _ = deal_round(rules, players, dealer, seed=seed)
     ms: dict[str, list[float]] = {}
     redeals = moves = 0
+    this_deal: list[tuple[RoundState, Move]] = []
     while True:
         while state.turn is not None:
             who = a if rules.profile.side_of(players, state.turn) == a_side else b
-            if who in LEVELS:
+            move_seed = hashlib.sha256(f"{seed}/{index}/{moves}".encode()).digest()
+            if seeing and who in seeing:
+                t0 = time.thread_time_ns()
+                move = seeing[who](state, move_seed, this_deal)
+                ms.setdefault(who, []).append((time.thread_time_ns() - t0) / 1e6)
+            elif who in LEVELS:
                 knowledge = SeatKnowledge.of(seat_view(state, state.turn))
-                move_seed = hashlib.sha256(f"{seed}/{index}/{moves}".encode()).digest()
                 t0 = time.thread_time_ns()
                 move = rank_at(knowledge, who, move_seed)[0].move
                 ms.setdefault(who, []).append((time.thread_time_ns() - t0) / 1e6)
@@ -79,11 +89,15 @@ def play(profile: str, players: int, a: str, b: str, index: int) -> Game:
                 move = greedy_move(state, rng)
             else:
                 move = random_move(state, rng)
-            state, _ = advance(state, move)
+            this_deal.append((state, move))
+            state, event = advance(state, move)
+            if event.dealt:
+                this_deal.clear()
             moves += 1
         if state.phase is Phase.OVER:
             break
         redeals += 1
+        this_deal.clear()
         state, _ = deal_round(rules, players, dealer, seed=f"{seed}/redeal{redeals}")
     totals = [s.total for s in round_breakdown(state)]
     return Game(index, totals[a_side] - totals[1 - a_side], {k: tuple(v) for k, v in ms.items()})
@@ -128,9 +142,33 @@ def summarize(profile: str, players: int, a: str, b: str, games: Sequence[Game])
     }
 
 
-def run(rows: Sequence[tuple[str, int, str, str, int]], workers: int) -> list[dict[str, Any]]:
-    found = in_chunks(rows, run_chunk, 10, workers)
+def run(
+    rows: Sequence[tuple[str, int, str, str, int]],
+    workers: int,
+    chunk_runner: Callable[[tuple[str, int, str, str, int, int]], list[Game]] = run_chunk,
+) -> list[dict[str, Any]]:
+    found = in_chunks(rows, chunk_runner, 10, workers)
     return [summarize(*key, games) for key, games in found.items()]
+
+
+def report(
+    module: str,
+    argv: Sequence[str] | None,
+    results: Sequence[dict[str, Any]],
+    started: float,
+    json_path: str | None,
+    **extra: Any,
+) -> None:
+    """Print the rows with the command and the run time; write them, and ``extra``, to ``json_path``."""
+    print(f"command: .venv/bin/python -m {module} " + " ".join(sys.argv[1:] if argv is None else argv))
+    print(HEAD)
+    for r in results:
+        print(row_text(r))
+    print(f"total run time: {time.perf_counter() - started:.1f} s")
+    if json_path:
+        from bench.report import write_json
+
+        write_json(json_path, {**extra, "results": list(results)})
 
 
 def row_text(r: dict[str, Any]) -> str:
@@ -165,16 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"players are {', '.join(PLAYERS)}")
     rows = [(args.profile, args.players, a, b, args.rounds + args.rounds % 2) for a, b in pairs]
     started = time.perf_counter()
-    results = run(rows, args.workers)
-    print("command: .venv/bin/python -m bench.ladder " + " ".join(sys.argv[1:] if argv is None else argv))
-    print(HEAD)
-    for r in results:
-        print(row_text(r))
-    print(f"total run time: {time.perf_counter() - started:.1f} s")
-    if args.json:
-        from bench.report import write_json
-
-        write_json(args.json, {"results": results})
+    report("bench.ladder", argv, run(rows, args.workers), started, args.json)
     return 0
 
 

@@ -1,6 +1,7 @@
 """The exact endgame: two players and an empty stock, so the other hand is exactly the unseen cards,
 and the rest of the round is searched (minimax on the final margin). At most three cards each: a few
-hundred positions.
+hundred positions. ``bench/ceiling.py`` also hands it a whole world (a stock of a few cards, the other
+hand as sampled or seen): the same search, past a deal.
 
 The core plays every move (``RoundInPlay``, forked with ``copy`` at each position: the last play
 never sweeps, and the last capturer takes the table, docs/rules.md §5, §6) and scores the finished round
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules import Phase, PlayMove, RoundInPlay, Tally, round_breakdown
+from service.rules import Phase, PlayMove, RoundInPlay, RoundState, Tally, round_breakdown
 
 from .answers import Reason, Scored, ordered
 from .budget import DEFAULT_BUDGET, Meter, table_work
@@ -23,8 +24,9 @@ _OVER = Phase.OVER  # read once: an Enum class attribute read is dear on Python 
 class Endgame:
     """Two players, empty stock: the exact final margin of each play under best play from both seats."""
 
-    def __init__(self, k: SeatKnowledge, meter: Meter | None = None) -> None:
+    def __init__(self, k: SeatKnowledge, meter: Meter | None = None, world: RoundState | None = None) -> None:
         self.k = k
+        self.world = world  # the round searched, when not ``k.known_round()``
         self.meter = meter or Meter(DEFAULT_BUDGET)
         self.rules = k.rules
         self.me = k.seat
@@ -38,7 +40,7 @@ class Endgame:
         hopeless search is not started)."""
         if len(plays) > self.meter.budget.endgame_steps:
             raise self.meter.over_steps()
-        state = self.k.known_round()
+        state = self.world or self.k.known_round()
         assert state is not None  # two players, an empty stock: the other hand is the unseen cards
         start = RoundInPlay(state)
         scores = self.rules.scores
@@ -73,8 +75,8 @@ class Endgame:
         self._spend(1)
         if in_play.phase is _OVER:
             return self._final(in_play), in_play.last_capturer
-        table, hands, turn = in_play.table, tuple(in_play.hands), in_play.turn
-        key = (table, hands, frozenset(in_play.piles[0]), tuple(in_play.sweeps), in_play.last_capturer, turn)
+        table, hands, stock, turn = in_play.table, tuple(in_play.hands), in_play.stock, in_play.turn
+        key = (table, hands, stock, frozenset(in_play.piles[0]), tuple(in_play.sweeps), in_play.last_capturer, turn)
         known = self.memo.get(key)
         if known is not None:
             return known
