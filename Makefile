@@ -107,10 +107,11 @@ bench-hints: install
 	$(BIN)/python -m bench.hints
 
 # What searching the last deals, and seeing hidden cards, would be worth against club (docs/strategy.md,
-# "What the goal asks"): about half an hour, so not part of `make bench`.
+# "What the goal asks"): about 35 minutes, so not part of `make bench`.
 bench-ceiling: install
 	$(BIN)/python -m bench.ceiling --rounds 400 --limit 6
-	$(BIN)/python -m bench.ceiling --rounds 200 --limit 12 --only sees-all,sees-hand
+	$(BIN)/python -m bench.ceiling --rounds 400 --limit 6 --samples 48 --only samples
+	$(BIN)/python -m bench.ceiling --rounds 200 --limit 12 --only sees-all,sees-hand,ismcts
 	$(BIN)/python -m bench.ceiling --rounds 600 --limit 12 --only infers,samples
 
 # Each operation's costliest valid requests, searched for and measured (README, "What each

@@ -20,6 +20,8 @@ is played, club's order breaking ties.
                each weighted by the other seat's plays of this deal: 1 for each play club would have
                made with the hand the world gives it, ``--miss`` for each it would not have (``club_misses``); then
                ``--samples`` worlds drawn by weight.
+``ismcts``     sees its own seat only; information-set Monte Carlo tree search (``ismcts``) over
+               ``--iterations`` worlds drawn alike, the round played out greedily from each new node.
 
 ``--consistency`` reports instead how much the other seat's plays tell: club playing both seats, the
 share of drawn hands with which club would have made the other seat's plays of the deal so far.
@@ -28,16 +30,28 @@ share of drawn hands with which club would have made the other seat's plays of t
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 from bench.ladder import Game, play, report, run
-from service.rules import Move, Phase, PlayMove, RoundState, seat_view
+from service.rules import (
+    DECK,
+    Captures,
+    Move,
+    Phase,
+    PlayMove,
+    RoundInPlay,
+    RoundState,
+    Tally,
+    round_breakdown,
+    seat_view,
+)
 from service.strategy import SeatKnowledge
 from service.strategy.budget import Budget, Meter
 from service.strategy.endgame import Endgame
@@ -133,14 +147,16 @@ def club_misses(theirs: Sequence[tuple[RoundState, PlayMove]], other: int, hand:
 
 
 def consistency(rounds: int, limit: int, candidates: int) -> None:
-    """Club against club: at each play of the last deals after one or two of the other seat's plays of
-    the deal, the share of ``candidates`` hands drawn alike with which club would have made them all."""
+    """Club against club: at each play of the last deals while the stock still hides cards, after one
+    or two of the other seat's plays of the deal, the share of ``candidates`` hands drawn alike with
+    which club would have made them all."""
     shares: dict[int, list[float]] = {1: [], 2: []}
 
     def watch(state: RoundState, seed: bytes, history: History) -> Move:
         k = SeatKnowledge.of(seat_view(state, state.turn))
         theirs = their_plays(history, 1 - k.seat)
-        if k.phase is Phase.PLAY and k.stock_size <= limit and theirs and k.hand_sizes[1 - k.seat]:
+        # With an empty stock the other hand is the unseen cards: every drawn hand is the true one.
+        if k.phase is Phase.PLAY and 0 < k.stock_size <= limit and theirs and k.hand_sizes[1 - k.seat]:
             hands = drawn(state, k, random.Random(seed), candidates)
             shares[len(theirs)].append(sum(not club_misses(theirs, 1 - k.seat, h) for h, _ in hands) / candidates)
         return rank_at(k, "club", seed)[0].move
@@ -172,12 +188,104 @@ def searching(worlds: Worlds, limit: int) -> Callable[[RoundState, bytes, Histor
     return move
 
 
-def players(limit: int, n_samples: int, candidates: int, miss: float) -> dict[str, Callable[..., Move]]:
+class _Node:
+    """A node of the ISMCTS tree: a sequence of plays from the root, whichever world it was met in."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[PlayMove, _Node] = {}
+        self.visits = 0
+        self.total = 0.0  # the final margins of the root's side, summed
+        self.available = 1  # the iterations in which its play was legal (a world may not allow it)
+
+
+# A card's worth to the play-outs' greedy policy: a card, a diamond, a seven, a six and 7D more.
+_WORTH: Final = {
+    c: t.cards + 0.6 * t.diamonds + t.sevens + 0.3 * t.sixes + 3 * t.seven_of_diamonds
+    for c, t in ((c, Tally.of_pile((c,), 0)) for c in DECK)
+}
+
+
+def _greedy(in_play: RoundInPlay, rng: random.Random) -> tuple[PlayMove, Captures]:
+    """The play-outs' policy: the capture worth most (a sweep first), else the card laid worth least."""
+    best: tuple[float, PlayMove, Captures] | None = None
+    for caps in in_play.legal_captures():
+        for i, option in enumerate(caps.options or ((),)):
+            if caps.options:
+                score = 10.0 * (i == caps.sweep_option) + _WORTH[caps.card] + sum(_WORTH[c] for c in option)
+            else:
+                score = -_WORTH[caps.card] - 0.1 * caps.value
+            score += 0.01 * rng.random()
+            if best is None or score > best[0]:
+                best = (score, PlayMove(caps.card, option), caps)
+    assert best is not None
+    return best[1], best[2]
+
+
+def ismcts(limit: int, iterations: int, exploration: float) -> Callable[[RoundState, bytes, History], Move]:
+    """Single-observer information-set Monte Carlo tree search: each iteration draws a world of the
+    hidden cards alike, walks the tree of plays legal in it (UCB1 over the plays available, the other
+    seat minimizing our margin), adds one play, plays the round out with ``_greedy``, and adds the final
+    margin to every node walked. It plays the root's most visited play."""
+
+    def move(state: RoundState, seed: bytes, history: History) -> Move:
+        k = SeatKnowledge.of(seat_view(state, state.turn))
+        club = [h.move for h in rank_at(k, "club", seed)]
+        if k.phase is not Phase.PLAY or k.players != 2 or k.stock_size > limit or len(club) == 1:
+            return club[0]
+        rng = random.Random(seed)
+        root = _Node()
+        for hand, stock in drawn(state, k, rng, iterations):
+            in_play = RoundInPlay(with_hidden(state, 1 - k.seat, hand, stock))
+            node, walked, growing = root, [root], True
+            while in_play.phase is Phase.PLAY:
+                if not growing:
+                    in_play.move(*_greedy(in_play, rng))
+                    continue
+                ours = in_play.turn == k.seat
+                legal = [(PlayMove(c.card, o), c) for c in in_play.legal_captures() for o in (c.options or ((),))]
+                untried = [(m, c) for m, c in legal if m not in node.children]
+                for m, _ in legal:
+                    if m in node.children:
+                        node.children[m].available += 1
+                if untried:
+                    m, caps = rng.choice(untried)
+                    node.children[m] = child = _Node()
+                    growing = False
+                else:
+
+                    def ucb(pair: tuple[PlayMove, Captures], node: _Node = node, ours: bool = ours) -> float:
+                        child = node.children[pair[0]]
+                        mean = child.total / child.visits
+                        spread = math.sqrt(math.log(child.available) / child.visits)
+                        return (mean if ours else -mean) + exploration * spread
+
+                    m, caps = max(legal, key=ucb)
+                    child = node.children[m]
+                in_play.move(m, caps)
+                node = child
+                walked.append(child)
+            totals = [s.total for s in round_breakdown(in_play.state())]
+            margin = totals[k.side] - totals[1 - k.side]
+            for n in walked:
+                n.visits += 1
+                n.total += margin
+        visits = {m: n.visits for m, n in root.children.items()}
+        return max(club, key=lambda m: (visits.get(m, -1), -club.index(m)))
+
+    return move
+
+
+def players(
+    limit: int, n_samples: int, candidates: int, miss: float, iterations: int, exploration: float
+) -> dict[str, Callable[..., Move]]:
     return {
         "sees-all": searching(sees_all, limit),
         "sees-hand": searching(partial(sees_hand, samples=n_samples), limit),
         "samples": searching(partial(samples, samples=n_samples), limit),
         "infers": searching(partial(infers, samples=n_samples, candidates=candidates, miss=miss), limit),
+        "ismcts": ismcts(limit, iterations, exploration),
     }
 
 
@@ -197,7 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=12, help="worlds searched per move")
     parser.add_argument("--candidates", type=int, default=60, help="worlds drawn for infers to weigh")
     parser.add_argument("--miss", type=float, default=0.1, help="infers' weight for a play club would not make")
-    parser.add_argument("--only", help="players, comma-separated (default: all four)")
+    parser.add_argument("--iterations", type=int, default=2000, help="ismcts' iterations per move")
+    parser.add_argument("--exploration", type=float, default=3.0, help="ismcts' UCB1 constant, in round points")
+    parser.add_argument("--only", help="players, comma-separated (default: all five)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--consistency", action="store_true", help="how many drawn hands club's plays leave")
@@ -205,7 +315,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.consistency:
         consistency(args.rounds, args.limit, args.candidates)
         return 0
-    SETTINGS.update(limit=args.limit, n_samples=args.samples, candidates=args.candidates, miss=args.miss)
+    SETTINGS.update(
+        limit=args.limit,
+        n_samples=args.samples,
+        candidates=args.candidates,
+        miss=args.miss,
+        iterations=args.iterations,
+        exploration=args.exploration,
+    )
     names = list(players(**SETTINGS))
     chosen = args.only.split(",") if args.only else names
     if any(n not in names for n in chosen):

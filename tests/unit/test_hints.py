@@ -356,20 +356,24 @@ def test_the_endgame_score_is_the_exact_final_margin(rules):
 def test_the_endgame_searches_a_whole_world_past_a_deal(rules):
     # bench/ceiling.py hands the search the round itself, the stock included: the last plays of a deal,
     # the stock's six cards dealt, and the last deal played out.
-    checked = 0
-    for state in positions(rules, 2, range(4), cut="keep" if rules == "chkobba" else None):
-        if len(state.stock) != 6 or sum(map(len, state.hands)) > 2 or state.phase is not Phase.PLAY:
+    unbounded = Budget(reply_steps=10**9, endgame_steps=10**9, seconds=3600.0)
+    checked = choices = reordered = 0
+    for state in positions(rules, 2, range(12), cut="keep" if rules == "chkobba" else None):
+        if len(state.stock) != 6 or sum(map(len, state.hands)) > 4 or state.phase is not Phase.PLAY:
             continue
         seat = state.turn
         assert seat is not None
         k = SeatKnowledge.of(seat_view(state, seat))
         plays = legal_plays(k)
-        unbounded = Budget(reply_steps=10**9, endgame_steps=10**9, seconds=3600.0)
-        scored = Endgame(k, Meter(unbounded), state).score(plays)
-        for (card, taken, _, _), (score, _) in zip(plays, scored, strict=True):
+        scores = [score for score, _ in Endgame(k, Meter(unbounded), state).score(plays)]
+        for (card, taken, _, _), score in zip(plays, scores, strict=True):
             assert score == best_play_margin(advance(state, PlayMove(card, taken))[0], seat)
             checked += 1
-    assert checked >= 4
+        choices += len(set(scores)) > 1
+        # The same round with the stock's order reversed: the last deal's hands change, so may the scores.
+        other = dataclasses.replace(state, stock=state.stock[::-1])
+        reordered += [score for score, _ in Endgame(k, Meter(unbounded), other).score(plays)] != scores
+    assert checked >= 40 and choices > 3 and reordered > 0, (checked, choices, reordered)
 
 
 def test_does_not_lay_the_seven_of_diamonds_when_another_card_will_do():
