@@ -1,16 +1,16 @@
-"""How far the expert's goal is from what a search can reach: players that search the last deals exactly,
+"""How far the expert's goal is from what a search can reach: players that search the last deals,
 some of them seeing hidden cards, against club on the ladder's seat-swapped two-player rounds.
 
 Run with ``.venv/bin/python -m bench.ceiling [--rounds N] [--limit CARDS] [--samples N] [--only P,...]
-[--workers N] [--json PATH]``. Not a level and not part of the service: two of these players read
-what no seat may see, to measure what knowing it would be worth (docs/strategy.md, "What the expert's
-goal asks").
+[--iterations N] [--workers N] [--json PATH] [--consistency]``. Not a level and not part of the
+service: two of these players read what no seat may see, to measure what knowing it would be worth
+(docs/strategy.md, "What the goal asks").
 
 Every player plays as club until the stock holds at most ``--limit`` cards (6: the last two deals; 12:
-the last three), then values each legal play by the exact search of the rules core (the endgame's
-minimax on the final margin, ``service.strategy.endgame``) in one or more worlds: a world is the round
-with the other hand and the stock's order filled in. The play with the highest total over its worlds
-is played, club's order breaking ties.
+the last three). Then all but ``ismcts`` value each legal play by the exact search of the rules core
+(the endgame's minimax on the final margin, ``service.strategy.endgame``) in one or more worlds: a
+world is the round with the other hand and the stock's order filled in. The play with the highest
+total over its worlds is played, club's order breaking ties.
 
 ``sees-all``   one world, the round itself: it sees the other hand and the stock's order.
 ``sees-hand``  sees the other hand; ``--samples`` worlds of the stock's order, drawn alike.
@@ -18,8 +18,8 @@ is played, club's order breaking ties.
                (perfect-information Monte Carlo: the fair search).
 ``infers``     sees its own seat and the plays of the current deal; ``--candidates`` worlds drawn alike,
                each weighted by the other seat's plays of this deal: 1 for each play club would have
-               made with the hand the world gives it, ``--miss`` for each it would not have (``club_misses``); then
-               ``--samples`` worlds drawn by weight.
+               made with the hand the world gives it, ``--miss`` for each it would not have
+               (``club_misses``); then ``--samples`` worlds drawn by weight.
 ``ismcts``     sees its own seat only; information-set Monte Carlo tree search (``ismcts``) over
                ``--iterations`` worlds drawn alike, the round played out greedily from each new node.
 
@@ -30,6 +30,7 @@ share of drawn hands with which club would have made the other seat's plays of t
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import statistics
@@ -67,32 +68,18 @@ def with_hidden(state: RoundState, other: int, hand: Sequence[Any], stock: Seque
     """``state`` with the other seat's hand and the stock replaced."""
     hands = list(state.hands)
     hands[other] = tuple(sorted(hand))
-    return RoundState(
-        state.rules,
-        state.players,
-        state.dealer,
-        state.phase,
-        state.turn,
-        tuple(hands),
-        state.table,
-        tuple(stock),
-        state.piles,
-        state.sweeps,
-        state.last_capturer,
-    )
+    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(stock))
 
 
 def sees_all(state: RoundState, k: SeatKnowledge, rng: random.Random, history: History) -> list[RoundState]:
     return [state]
 
 
-def sees_hand(
-    state: RoundState, k: SeatKnowledge, rng: random.Random, history: History, samples: int
-) -> list[RoundState]:
+def sees_hand(state: RoundState, k: SeatKnowledge, rng: random.Random, history: History, n: int) -> list[RoundState]:
     other = 1 - k.seat
     rest = [c for c in k.unseen() if c not in state.hands[other]]
     worlds = []
-    for _ in range(samples):
+    for _ in range(n):
         rng.shuffle(rest)
         worlds.append(with_hidden(state, other, state.hands[other], rest))
     return worlds
@@ -109,10 +96,8 @@ def drawn(state: RoundState, k: SeatKnowledge, rng: random.Random, n: int) -> li
     return out
 
 
-def samples(
-    state: RoundState, k: SeatKnowledge, rng: random.Random, history: History, samples: int
-) -> list[RoundState]:
-    return [with_hidden(state, 1 - k.seat, hand, stock) for hand, stock in drawn(state, k, rng, samples)]
+def samples(state: RoundState, k: SeatKnowledge, rng: random.Random, history: History, n: int) -> list[RoundState]:
+    return [with_hidden(state, 1 - k.seat, hand, stock) for hand, stock in drawn(state, k, rng, n)]
 
 
 def infers(
@@ -120,7 +105,7 @@ def infers(
     k: SeatKnowledge,
     rng: random.Random,
     history: History,
-    samples: int,
+    n: int,
     candidates: int,
     miss: float,
 ) -> list[RoundState]:
@@ -128,7 +113,7 @@ def infers(
     theirs = their_plays(history, other)
     drawn_worlds = drawn(state, k, rng, candidates)
     weights = [miss ** club_misses(theirs, other, hand) for hand, _ in drawn_worlds]
-    chosen = rng.choices(drawn_worlds, weights, k=samples)
+    chosen = rng.choices(drawn_worlds, weights, k=n)
     return [with_hidden(state, other, hand, stock) for hand, stock in chosen]
 
 
@@ -282,9 +267,9 @@ def players(
 ) -> dict[str, Callable[..., Move]]:
     return {
         "sees-all": searching(sees_all, limit),
-        "sees-hand": searching(partial(sees_hand, samples=n_samples), limit),
-        "samples": searching(partial(samples, samples=n_samples), limit),
-        "infers": searching(partial(infers, samples=n_samples, candidates=candidates, miss=miss), limit),
+        "sees-hand": searching(partial(sees_hand, n=n_samples), limit),
+        "samples": searching(partial(samples, n=n_samples), limit),
+        "infers": searching(partial(infers, n=n_samples, candidates=candidates, miss=miss), limit),
         "ismcts": ismcts(limit, iterations, exploration),
     }
 
