@@ -85,10 +85,11 @@ def sees_hand(state: RoundState, k: SeatKnowledge, rng: random.Random, history: 
     return worlds
 
 
-def drawn(state: RoundState, k: SeatKnowledge, rng: random.Random, n: int) -> list[tuple[tuple[Any, ...], list[Any]]]:
-    """``n`` draws of the other hand and the stock's order from the unseen cards, each alike."""
+def drawn(k: SeatKnowledge, rng: random.Random, n: int) -> list[tuple[tuple[Any, ...], list[Any]]]:
+    """``n`` draws of the other hand and the stock's order from the unseen cards, each alike: from the
+    seat's knowledge alone, never the round."""
     unseen = list(k.unseen())
-    h = len(state.hands[1 - k.seat])  # the size of the other hand is public
+    h = k.hand_sizes[1 - k.seat]
     out = []
     for _ in range(n):
         rng.shuffle(unseen)
@@ -97,7 +98,7 @@ def drawn(state: RoundState, k: SeatKnowledge, rng: random.Random, n: int) -> li
 
 
 def samples(state: RoundState, k: SeatKnowledge, rng: random.Random, history: History, n: int) -> list[RoundState]:
-    return [with_hidden(state, 1 - k.seat, hand, stock) for hand, stock in drawn(state, k, rng, n)]
+    return [with_hidden(state, 1 - k.seat, hand, stock) for hand, stock in drawn(k, rng, n)]
 
 
 def infers(
@@ -111,7 +112,7 @@ def infers(
 ) -> list[RoundState]:
     other = 1 - k.seat
     theirs = their_plays(history, other)
-    drawn_worlds = drawn(state, k, rng, candidates)
+    drawn_worlds = drawn(k, rng, candidates)
     weights = [miss ** club_misses(theirs, other, hand) for hand, _ in drawn_worlds]
     chosen = rng.choices(drawn_worlds, weights, k=n)
     return [with_hidden(state, other, hand, stock) for hand, stock in chosen]
@@ -142,7 +143,7 @@ def consistency(rounds: int, limit: int, candidates: int) -> None:
         theirs = their_plays(history, 1 - k.seat)
         # With an empty stock the other hand is the unseen cards: every drawn hand is the true one.
         if k.phase is Phase.PLAY and 0 < k.stock_size <= limit and theirs and k.hand_sizes[1 - k.seat]:
-            hands = drawn(state, k, random.Random(seed), candidates)
+            hands = drawn(k, random.Random(seed), candidates)
             shares[len(theirs)].append(sum(not club_misses(theirs, 1 - k.seat, h) for h, _ in hands) / candidates)
         return rank_at(k, "club", seed)[0].move
 
@@ -168,7 +169,7 @@ def searching(worlds: Worlds, limit: int) -> Callable[[RoundState, bytes, Histor
             scored = Endgame(k, Meter(UNBOUNDED), world).score(plays)
             totals = [t + value for t, (value, _) in zip(totals, scored, strict=True)]
         value = {PlayMove(card, taken): t for (card, taken, _, _), t in zip(plays, totals, strict=True)}
-        return max(club, key=lambda m: (value[m], -club.index(m)))
+        return max(club, key=value.__getitem__)  # the first of the best: club's order breaks ties
 
     return move
 
@@ -221,7 +222,7 @@ def ismcts(limit: int, iterations: int, exploration: float) -> Callable[[RoundSt
             return club[0]
         rng = random.Random(seed)
         root = _Node()
-        for hand, stock in drawn(state, k, rng, iterations):
+        for hand, stock in drawn(k, rng, iterations):
             in_play = RoundInPlay(with_hidden(state, 1 - k.seat, hand, stock))
             node, walked, growing = root, [root], True
             while in_play.phase is Phase.PLAY:
@@ -257,7 +258,7 @@ def ismcts(limit: int, iterations: int, exploration: float) -> Callable[[RoundSt
                 n.visits += 1
                 n.total += margin
         visits = {m: n.visits for m, n in root.children.items()}
-        return max(club, key=lambda m: (visits.get(m, -1), -club.index(m)))
+        return max(club, key=lambda m: visits.get(m, -1))  # the first of the most visited, in club's order
 
     return move
 
